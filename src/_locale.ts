@@ -1,0 +1,117 @@
+/**
+ * Every piece of surface text the library shows, one table per locale.
+ * Identifiers stay English; only what a person or a model reads changes.
+ * Private: never re-exported from the package entry.
+ */
+
+/** The two surface languages. */
+export type SurfaceLocale = "pt-BR" | "en";
+
+/** Descriptions attached to the contract's zod schemas (and so to their JSON Schema). */
+export interface SchemaTexts {
+  readonly query: string;
+  readonly searchInput: string;
+  readonly resultId: string;
+  readonly resultTitle: string;
+  readonly resultUrl: string;
+  readonly result: string;
+  readonly results: string;
+  readonly searchOutput: string;
+  readonly fetchId: string;
+  readonly fetchInput: string;
+  readonly documentId: string;
+  readonly documentTitle: string;
+  readonly documentText: string;
+  readonly documentUrl: string;
+  readonly documentMetadata: string;
+  readonly fetchDocument: string;
+}
+
+/** Messages for input that fails the contract's schemas. */
+export interface ValidationTexts {
+  /** A key outside the contract; `keys` are already quoted and joined. */
+  readonly unknownKeys: (keys: string) => string;
+  /** A value that is not a string; `field` is the key, or "" for the whole argument object. */
+  readonly wrongType: (field: string, received: string) => string;
+  /** An id that is empty. */
+  readonly emptyId: (field: string) => string;
+}
+
+export interface LocaleTexts {
+  readonly schema: SchemaTexts;
+  readonly validation: ValidationTexts;
+}
+
+const PT_BR: LocaleTexts = {
+  schema: {
+    query:
+      "Consulta em linguagem natural ou palavras-chave. Acentos e maiúsculas são ignorados.",
+    searchInput: "Argumentos da ferramenta search.",
+    resultId: "Identificador estável do documento; é o valor que a ferramenta fetch recebe.",
+    resultTitle: "Título legível do documento.",
+    resultUrl:
+      "URL pública do documento. O ChatGPT só cria uma citação a partir deste campo, e só quando ele não é vazio.",
+    result: "Um documento encontrado.",
+    results: "Documentos encontrados, do mais ao menos relevante. Vazio quando nada corresponde.",
+    searchOutput: "Resultado da ferramenta search.",
+    fetchId: "Identificador de um documento, tal como devolvido pela ferramenta search.",
+    fetchInput: "Argumentos da ferramenta fetch.",
+    documentId: "Identificador do documento, o mesmo recebido por fetch.",
+    documentTitle: "Título legível do documento.",
+    documentText: "Texto completo do documento, em Markdown legível.",
+    documentUrl:
+      "URL pública do documento. O ChatGPT só cria uma citação a partir deste campo, e só quando ele não é vazio.",
+    documentMetadata: "Metadados adicionais do documento (fonte, data, licença…).",
+    fetchDocument: "Documento completo devolvido pela ferramenta fetch.",
+  },
+  validation: {
+    unknownKeys: (keys) => `Chave não reconhecida nos argumentos: ${keys}. Use apenas as chaves do contrato.`,
+    wrongType: (field, received) =>
+      field === ""
+        ? `Os argumentos devem ser um objeto (recebido: ${received}).`
+        : `O campo "${field}" é obrigatório e deve ser texto (recebido: ${received}).`,
+    emptyId: (field) => `O campo "${field}" não pode ser vazio.`,
+  },
+};
+
+const EN: LocaleTexts = {
+  schema: {
+    query: "Natural-language question or keywords. Accents and case are ignored.",
+    searchInput: "Arguments of the search tool.",
+    resultId: "Stable document identifier; the value the fetch tool takes.",
+    resultTitle: "Human-readable document title.",
+    resultUrl:
+      "Public URL of the document. ChatGPT creates a citation only from this field, and only when it is non-empty.",
+    result: "One matching document.",
+    results: "Matching documents, most relevant first. Empty when nothing matches.",
+    searchOutput: "Result of the search tool.",
+    fetchId: "Identifier of a document, exactly as returned by the search tool.",
+    fetchInput: "Arguments of the fetch tool.",
+    documentId: "Document identifier, the same one fetch received.",
+    documentTitle: "Human-readable document title.",
+    documentText: "Full text of the document, as readable Markdown.",
+    documentUrl:
+      "Public URL of the document. ChatGPT creates a citation only from this field, and only when it is non-empty.",
+    documentMetadata: "Additional document metadata (source, date, licence…).",
+    fetchDocument: "Full document returned by the fetch tool.",
+  },
+  validation: {
+    unknownKeys: (keys) => `Unrecognized key in the arguments: ${keys}. Use only the contract's keys.`,
+    wrongType: (field, received) =>
+      field === ""
+        ? `The arguments must be an object (received: ${received}).`
+        : `Field "${field}" is required and must be a string (received: ${received}).`,
+    emptyId: (field) => `Field "${field}" must not be empty.`,
+  },
+};
+
+const TEXTS: Readonly<Record<SurfaceLocale, LocaleTexts>> = { "pt-BR": PT_BR, en: EN };
+
+/** The surface texts of one locale; throws on a locale the library does not know. */
+export function localeTexts(locale: SurfaceLocale): LocaleTexts {
+  const texts = TEXTS[locale];
+  if (texts === undefined) {
+    throw new TypeError(`Unknown locale ${JSON.stringify(locale)}: use "pt-BR" or "en".`);
+  }
+  return texts;
+}

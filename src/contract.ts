@@ -1,0 +1,276 @@
+/**
+ * The OpenAI Deep Research contract: the two tool names, their zod schemas with a description
+ * on every field, and the draft-07 JSON Schema derived from those same schemas.
+ *
+ * This module is the single source of shapes. Nothing else in the library declares one.
+ */
+import { z } from "zod";
+import { localeTexts, type LocaleTexts, type SurfaceLocale } from "./_locale.js";
+
+/**
+ * The names ChatGPT Deep Research looks for, with no prefix. Use it as the allowlist in tests
+ * that otherwise require a per-server prefix (`ibge_*`, `bcb_*`).
+ *
+ * @example
+ * const prefixed = tools.filter((t) => !DEEP_RESEARCH_TOOLS.includes(t.name as DeepResearchToolName));
+ * DEEP_RESEARCH_TOOLS; // => ["search", "fetch"]
+ */
+export const DEEP_RESEARCH_TOOLS = ["search", "fetch"] as const;
+
+/**
+ * `"search" | "fetch"`.
+ *
+ * @example
+ * const tool: DeepResearchToolName = "fetch";
+ */
+export type DeepResearchToolName = (typeof DEEP_RESEARCH_TOOLS)[number];
+
+/**
+ * The language of the schema descriptions and of the messages the schemas produce.
+ *
+ * @example
+ * const locale: ContractLocale = "en";
+ */
+export type ContractLocale = SurfaceLocale;
+
+/** Describes what arrived where a string belonged, for the validation messages. */
+function describeReceived(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+
+function buildSchemas(texts: LocaleTexts) {
+  const { schema: d, validation: v } = texts;
+  const requiredString = (field: string) =>
+    z.string({ error: (issue) => v.wrongType(field, describeReceived(issue.input)) });
+  const strictInput = <Shape extends z.ZodRawShape>(shape: Shape) =>
+    z.strictObject(shape, {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? v.unknownKeys(issue.keys.map((key) => JSON.stringify(key)).join(", "))
+          : v.wrongType("", describeReceived(issue.input)),
+    });
+  const nonEmptyId = (field: string, description: string) =>
+    requiredString(field).min(1, { error: v.emptyId(field) }).describe(description);
+
+  const searchResultSchema = z
+    .object({
+      id: nonEmptyId("id", d.resultId),
+      title: z.string().describe(d.resultTitle),
+      url: z.string().describe(d.resultUrl),
+    })
+    .describe(d.result);
+
+  const searchInputSchema = strictInput({
+    query: requiredString("query").describe(d.query),
+  }).describe(d.searchInput);
+
+  const searchOutputSchema = z
+    .object({ results: z.array(searchResultSchema).describe(d.results) })
+    .describe(d.searchOutput);
+
+  const fetchInputSchema = strictInput({
+    id: requiredString("id").describe(d.fetchId),
+  }).describe(d.fetchInput);
+
+  const fetchDocumentSchema = z
+    .object({
+      id: nonEmptyId("id", d.documentId),
+      title: z.string().describe(d.documentTitle),
+      text: z.string().describe(d.documentText),
+      url: z.string().describe(d.documentUrl),
+      metadata: z.record(z.string(), z.unknown()).optional().describe(d.documentMetadata),
+    })
+    .describe(d.fetchDocument);
+
+  return {
+    searchResultSchema,
+    searchInputSchema,
+    searchOutputSchema,
+    fetchInputSchema,
+    fetchDocumentSchema,
+  };
+}
+
+/**
+ * The five contract schemas of one locale. The shapes are identical in every locale; only the
+ * descriptions and validation messages differ.
+ *
+ * @example
+ * const { searchInputSchema }: ContractSchemas = contractSchemas("en");
+ */
+export type ContractSchemas = ReturnType<typeof buildSchemas>;
+
+const schemaCache = new Map<ContractLocale, ContractSchemas>();
+
+/**
+ * Returns the five contract schemas with the locale's descriptions and messages. The same
+ * locale always returns the same (immutable) schema objects.
+ *
+ * @param locale - `"pt-BR"` or `"en"`. @default "pt-BR"
+ * @example
+ * const { searchInputSchema } = contractSchemas("en");
+ * searchInputSchema.parse({ query: "labour force" }); // => { query: "labour force" }
+ * searchInputSchema.safeParse({ query: "x", limit: 5 }).error?.issues[0]?.message;
+ * // => 'Unrecognized key in the arguments: "limit". Use only the contract\'s keys.'
+ */
+export function contractSchemas(locale: ContractLocale = "pt-BR"): ContractSchemas {
+  let schemas = schemaCache.get(locale);
+  if (schemas === undefined) {
+    schemas = buildSchemas(localeTexts(locale));
+    schemaCache.set(locale, schemas);
+  }
+  return schemas;
+}
+
+const ptBR = contractSchemas("pt-BR");
+
+/**
+ * One search hit, `{ id, title, url }`, with pt-BR descriptions. `id` is never empty; ChatGPT
+ * cites a result only when `url` is a non-empty string.
+ *
+ * @example
+ * searchResultSchema.parse({ id: "doc:a.md", title: "A", url: "https://example.com/a" });
+ */
+export const searchResultSchema = ptBR.searchResultSchema;
+
+/**
+ * The search tool's arguments, `{ query }`, strict: any other key is refused by name.
+ * Pass this object itself to `registerTool`; `z.object(searchInputSchema.shape)` loses the
+ * strictness.
+ *
+ * @example
+ * searchInputSchema.safeParse({ query: "soja", limit: 3 }).success; // => false
+ */
+export const searchInputSchema = ptBR.searchInputSchema;
+
+/**
+ * The search tool's output, `{ results: SearchResult[] }`, with pt-BR descriptions.
+ *
+ * @example
+ * searchOutputSchema.parse({ results: [] }); // => { results: [] }
+ */
+export const searchOutputSchema = ptBR.searchOutputSchema;
+
+/**
+ * The fetch tool's arguments, `{ id }`, strict: any other key is refused by name.
+ *
+ * @example
+ * fetchInputSchema.parse({ id: "doc:a.md" }); // => { id: "doc:a.md" }
+ */
+export const fetchInputSchema = ptBR.fetchInputSchema;
+
+/**
+ * The fetch tool's output, `{ id, title, text, url, metadata? }` in that order, with pt-BR
+ * descriptions.
+ *
+ * @example
+ * fetchDocumentSchema.parse({ id: "doc:a.md", title: "A", text: "# A", url: "https://example.com/a" });
+ */
+export const fetchDocumentSchema = ptBR.fetchDocumentSchema;
+
+/**
+ * `{ query: string }`.
+ *
+ * @example
+ * const input: SearchInput = { query: "produção de soja" };
+ */
+export type SearchInput = z.infer<typeof searchInputSchema>;
+
+/**
+ * `{ id, title, url }`: what `search` returns for each hit.
+ *
+ * @example
+ * const hit: SearchResult = { id: "sidra:6579", title: "Tabela 6579", url: "https://sidra.ibge.gov.br/tabela/6579" };
+ */
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
+/**
+ * `{ results: SearchResult[] }`.
+ *
+ * @example
+ * const output: SearchOutput = { results: [] };
+ */
+export type SearchOutput = z.infer<typeof searchOutputSchema>;
+
+/**
+ * `{ id: string }`.
+ *
+ * @example
+ * const input: FetchInput = { id: "sidra:6579" };
+ */
+export type FetchInput = z.infer<typeof fetchInputSchema>;
+
+/**
+ * `{ id, title, text, url, metadata? }`: what `fetch` returns.
+ *
+ * @example
+ * const doc: FetchDocument = { id: "doc:a.md", title: "A", text: "# A\n…", url: "https://example.com/a" };
+ */
+export type FetchDocument = z.infer<typeof fetchDocumentSchema>;
+
+/**
+ * A JSON Schema (draft-07) object schema, as published in `tools/list`.
+ *
+ * @example
+ * const schema: JsonSchemaObject = contractJsonSchemas().searchInputSchema;
+ * schema.additionalProperties; // => false
+ */
+export interface JsonSchemaObject {
+  type: "object";
+  properties: Record<string, Record<string, unknown>>;
+  required: string[];
+  additionalProperties: false;
+  description?: string;
+  [keyword: string]: unknown;
+}
+
+/**
+ * The four tool schemas as JSON Schema, for servers that register hand-written definitions.
+ *
+ * @example
+ * const { fetchInputSchema }: ContractJsonSchemas = contractJsonSchemas("en");
+ */
+export interface ContractJsonSchemas {
+  searchInputSchema: JsonSchemaObject;
+  searchOutputSchema: JsonSchemaObject;
+  fetchInputSchema: JsonSchemaObject;
+  fetchDocumentSchema: JsonSchemaObject;
+}
+
+/**
+ * Converts one zod schema to draft-07 JSON Schema with zod 4's own converter: references
+ * inlined, no `$schema` key, the input or output view of the schema.
+ */
+function toDraft07(schema: z.ZodType, io: "input" | "output"): JsonSchemaObject {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    target: "draft-07",
+    io,
+    reused: "inline",
+    cycles: "throw",
+  });
+  return json as JsonSchemaObject;
+}
+
+/**
+ * Returns the four tool schemas as draft-07 JSON Schema objects, derived from the zod schemas of
+ * the same locale, so the two cannot drift: no `$schema` key, references inlined, inputs in zod's
+ * input view and outputs in its output view, `additionalProperties: false` on every object.
+ *
+ * @param locale - `"pt-BR"` or `"en"`. @default "pt-BR"
+ * @example
+ * contractJsonSchemas("en").fetchInputSchema;
+ * // => { type: "object", description: "Arguments of the fetch tool.",
+ * //      properties: { id: { type: "string", description: "Identifier of a document, …" } },
+ * //      required: ["id"], additionalProperties: false }
+ */
+export function contractJsonSchemas(locale: ContractLocale = "pt-BR"): ContractJsonSchemas {
+  const schemas = contractSchemas(locale);
+  return {
+    searchInputSchema: toDraft07(schemas.searchInputSchema, "input"),
+    searchOutputSchema: toDraft07(schemas.searchOutputSchema, "output"),
+    fetchInputSchema: toDraft07(schemas.fetchInputSchema, "input"),
+    fetchDocumentSchema: toDraft07(schemas.fetchDocumentSchema, "output"),
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * @sbissoli/mcp-search: the part of the OpenAI Deep Research `search`/`fetch` contract that is
+ * the same in every MCP server. Every public name is listed here by hand.
+ */
+
+// Contract
+export {
+  DEEP_RESEARCH_TOOLS,
+  contractJsonSchemas,
+  contractSchemas,
+  fetchDocumentSchema,
+  fetchInputSchema,
+  searchInputSchema,
+  searchOutputSchema,
+  searchResultSchema,
+} from "./contract.js";
+export type {
+  ContractJsonSchemas,
+  ContractLocale,
+  ContractSchemas,
+  DeepResearchToolName,
+  FetchDocument,
+  FetchInput,
+  JsonSchemaObject,
+  SearchInput,
+  SearchOutput,
+  SearchResult,
+} from "./contract.js";
+
+// Errors
+export { McpSearchError } from "./errors.js";
