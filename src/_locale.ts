@@ -37,9 +37,22 @@ export interface ValidationTexts {
   readonly emptyId: (field: string) => string;
 }
 
+/** Default titles and request-time messages of the `search` and `fetch` tools. */
+export interface ToolTexts {
+  /** Title of the search tool: short, human, different from the tool's name. */
+  readonly searchTitle: string;
+  /** Title of the fetch tool. */
+  readonly fetchTitle: string;
+  /** An id no document has; names it and points the model back to `search`. */
+  readonly notFound: (id: string) => string;
+  /** A callback that threw; names the tool and carries the error's message. */
+  readonly error: (tool: string, message: string) => string;
+}
+
 export interface LocaleTexts {
   readonly schema: SchemaTexts;
   readonly validation: ValidationTexts;
+  readonly tools: ToolTexts;
 }
 
 const PT_BR: LocaleTexts = {
@@ -72,6 +85,13 @@ const PT_BR: LocaleTexts = {
         : `O campo "${field}" é obrigatório e deve ser texto (recebido: ${received}).`,
     emptyId: (field) => `O campo "${field}" não pode ser vazio.`,
   },
+  tools: {
+    searchTitle: "Buscar documentos",
+    fetchTitle: "Ler um documento",
+    notFound: (id) =>
+      `Nenhum documento tem o id ${JSON.stringify(id)}. Use um id devolvido pela ferramenta search.`,
+    error: (tool, message) => `A ferramenta ${tool} falhou: ${message}`,
+  },
 };
 
 const EN: LocaleTexts = {
@@ -102,6 +122,12 @@ const EN: LocaleTexts = {
         ? `The arguments must be an object (received: ${received}).`
         : `Field "${field}" is required and must be a string (received: ${received}).`,
     emptyId: (field) => `Field "${field}" must not be empty.`,
+  },
+  tools: {
+    searchTitle: "Search documents",
+    fetchTitle: "Read a document",
+    notFound: (id) => `No document has the id ${JSON.stringify(id)}. Use an id returned by the search tool.`,
+    error: (tool, message) => `The ${tool} tool failed: ${message}`,
   },
 };
 
