@@ -27,5 +27,21 @@ export type {
   SearchResult,
 } from "./contract.js";
 
+// Envelope
+export { deepResearchError, deepResearchResult } from "./envelope.js";
+export type { DeepResearchErrorResult, DeepResearchResult, EnvelopeExtras, TextBlock } from "./envelope.js";
+
+// Factory
+export { CLASSE_DO_ERRO, registerDeepResearchTools } from "./register.js";
+export type {
+  DeepResearchTools,
+  DeepResearchToolsOptions,
+  FetchReply,
+  SearchReply,
+  UsageKind,
+  UsageRecorder,
+  UsageShape,
+} from "./register.js";
+
 // Errors
 export { McpSearchError } from "./errors.js";

@@ -1,0 +1,48 @@
+/**
+ * Private helper of the factory: set-up checks of `registerDeepResearchTools`' arguments.
+ * Misuse throws `McpSearchError` naming the culprit; nothing is checked at request time here.
+ */
+import type { ContractLocale } from "./contract.js";
+import { McpSearchError } from "./errors.js";
+import type { DeepResearchToolsOptions } from "./register.js";
+
+/** The most results `search` returns when `limit` is not given. */
+export const DEFAULT_TOOL_LIMIT = 10;
+
+const LOCALES: readonly ContractLocale[] = ["pt-BR", "en"];
+const OPTIONAL_FUNCTIONS = ["notFound", "onError", "extendOutputSchema", "record", "classifyError", "classifyThrown"] as const;
+
+function fail(message: string): never {
+  throw new McpSearchError(`registerDeepResearchTools: ${message}`);
+}
+
+/** The options resolved with their defaults, once every argument passed its check. */
+export interface CheckedOptions {
+  readonly locale: ContractLocale;
+  readonly limit: number;
+}
+
+/** Checks the server and every option; returns the locale and limit with their defaults. */
+export function validateOptions(server: unknown, options: DeepResearchToolsOptions): CheckedOptions {
+  if (typeof (server as { registerTool?: unknown } | null)?.registerTool !== "function") {
+    fail("`server` must be an McpServer from @modelcontextprotocol/server v2 (it has no registerTool).");
+  }
+  if (typeof options !== "object" || options === null) fail("`options` must be an object.");
+  for (const name of ["search", "fetch"] as const) {
+    if (typeof options[name] !== "function") fail(`\`${name}\` must be a function (got ${typeof options[name]}).`);
+  }
+  for (const name of OPTIONAL_FUNCTIONS) {
+    const value: unknown = options[name];
+    if (value !== undefined && typeof value !== "function") fail(`\`${name}\` must be a function (got ${typeof value}).`);
+  }
+  for (const name of ["corpus", "richTools"] as const) {
+    const value: unknown = options[name];
+    if (name === "richTools" && value === undefined) continue;
+    if (typeof value !== "string" || value.trim() === "") fail(`\`${name}\` must be a non-empty phrase (got ${JSON.stringify(value)}).`);
+  }
+  const locale = options.locale ?? "pt-BR";
+  if (!LOCALES.includes(locale)) fail(`unknown \`locale\` ${JSON.stringify(locale)}: use "pt-BR" or "en".`);
+  const limit = options.limit ?? DEFAULT_TOOL_LIMIT;
+  if (!Number.isSafeInteger(limit) || limit < 1) fail(`\`limit\` must be an integer of at least 1 (got ${String(limit)}).`);
+  return { locale, limit };
+}
