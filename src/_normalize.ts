@@ -1,0 +1,23 @@
+/**
+ * The one text normalisation shared by ranking and vocabulary, so both sides of every
+ * comparison meet. Private: the public name is re-exported by the module that owns ranking.
+ */
+
+const COMBINING_MARKS = /[\u0300-\u036f]/g;
+const WHITESPACE_RUNS = /\s+/g;
+
+/**
+ * Unicode NFD, combining marks U+0300–U+036F removed, lower case, whitespace runs collapsed to
+ * one space, trimmed. Idempotent; no locale-dependent step.
+ *
+ * @example
+ * normalizeText("  População   Residente ") // => "populacao residente"
+ */
+export function normalizeText(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(COMBINING_MARKS, "")
+    .toLowerCase()
+    .replace(WHITESPACE_RUNS, " ")
+    .trim();
+}

@@ -1,0 +1,339 @@
+/**
+ * The question's vocabulary: everyday words to the source's words, matched at word starts.
+ * Servers keep their own tables of measured pairs; this module holds the recipe.
+ */
+import { localeTexts, type VocabularyTexts } from "./_locale.js";
+import { normalizeText } from "./_normalize.js";
+import { McpSearchError } from "./errors.js";
+
+/**
+ * The vocabulary's language: it picks the stopwords, the singular rules and the note's sentence.
+ *
+ * @example
+ * const locale: VocabularyLocale = "en";
+ */
+export type VocabularyLocale = "pt-BR" | "en";
+
+/**
+ * One measured pair: the word people ask with, and the words the source uses for it. Sources may
+ * be stems ("hipertens"): they match at the start of a word, with no end boundary.
+ *
+ * @example
+ * const entry: VocabularyEntry = { asked: "câncer", source: ["neoplasia maligna"] };
+ */
+export interface VocabularyEntry {
+  readonly asked: string;
+  readonly source: readonly string[];
+}
+
+/**
+ * Options of {@link createVocabulary}.
+ *
+ * @example
+ * const options: VocabularyOptions = {
+ *   locale: "en",
+ *   sourceName: "ILOSTAT",
+ *   entries: [{ asked: "labor", source: ["labour"] }],
+ * };
+ */
+export interface VocabularyOptions {
+  /** Stopwords, singular rules and the note's language. @default "pt-BR" */
+  readonly locale?: VocabularyLocale;
+  /** Who uses the source's words, as the note says it: "o IBGE", "ILOSTAT". */
+  readonly sourceName: string;
+  /** The measured pairs. An empty table is a null expansion. @default [] */
+  readonly entries?: readonly VocabularyEntry[];
+  /** More words to keep out of the AND, on top of the locale's. @default [] */
+  readonly extraStopwords?: readonly string[];
+}
+
+/**
+ * One term of a query with the patterns that reach it. `translated` is true only when the table
+ * holds the term or its singular.
+ *
+ * @example
+ * const term: ExpandedTerm = { term: "labor", patterns: ["labor", "labour"], translated: true };
+ */
+export interface ExpandedTerm {
+  readonly term: string;
+  readonly patterns: readonly string[];
+  readonly translated: boolean;
+}
+
+/**
+ * A built vocabulary. Every method is pure and deterministic.
+ *
+ * @example
+ * const vocab: Vocabulary = createVocabulary({ sourceName: "o IBGE", entries: [] });
+ * vocab.queryTerms("renda das famílias"); // => ["renda", "familias"]
+ */
+export interface Vocabulary {
+  readonly locale: VocabularyLocale;
+  /** Ranking normalisation, plus "-" and the dashes U+2010–U+2014 become spaces. */
+  normalize(text: string): string;
+  /** The query's terms: table phrases first, then words minus stopwords. */
+  queryTerms(query: string): string[];
+  /** One term's patterns: the term, its sources, its singular, the singular's sources. */
+  expandTerm(word: string): string[];
+  /** Every term of the query with its patterns. */
+  expandQuery(query: string): ExpandedTerm[];
+  /** True when any pattern occurs at the start of a word of the (normalised) text. */
+  matchesTerm(normalisedText: string, term: ExpandedTerm): boolean;
+  /** True when every term matches; an empty expansion matches nothing. */
+  matchesQuery(normalisedText: string, expanded: readonly ExpandedTerm[]): boolean;
+  /** One note per translated term, in the locale's language. */
+  vocabularyNotes(expanded: readonly ExpandedTerm[]): string[];
+  /** The `asked` words whose sources occur at a word start in `name`, in table order. */
+  askedWordsFor(name: string): string[];
+}
+
+const STOPWORDS: Readonly<Record<VocabularyLocale, readonly string[]>> = {
+  en: ["a", "an", "the", "of", "in", "on", "for", "and", "to", "per", "by", "with"],
+  "pt-BR": [
+    "a", "o", "as", "os", "um", "uma", "de", "da", "do", "das", "dos", "e", "em", "no", "na",
+    "nos", "nas", "ao", "aos", "por", "para", "com", "sem", "que", "ou",
+  ],
+};
+
+const DASHES = /[-\u2010-\u2014]/g;
+/** GLOB's metacharacters: dropped from query words, so the SQL form and matchesQuery agree. */
+const GLOB_METACHARACTERS = /[*?[\]]/g;
+const EDGE_PUNCTUATION = /^[\p{P}\p{S}]$/u;
+
+function normalizeVocabularyText(text: string): string {
+  return normalizeText(text.replace(DASHES, " "));
+}
+
+/** True for a UTF-16 code in [a-z0-9]: the only characters that continue a word. */
+function isWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
+
+/** True when `pattern` occurs at position 0 or just after a character outside [a-z0-9]. */
+function matchesAtWordStart(text: string, pattern: string): boolean {
+  if (pattern === "") return false;
+  for (let at = text.indexOf(pattern); at !== -1; at = text.indexOf(pattern, at + 1)) {
+    if (at === 0 || !isWordCode(text.charCodeAt(at - 1))) return true;
+  }
+  return false;
+}
+
+/** The locale's singular of one word; a rule only fires where it cannot leave a fragment. */
+function singularOf(word: string, locale: VocabularyLocale): string {
+  const n = word.length;
+  if (locale === "en") {
+    if (n > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
+  } else {
+    if (n > 4 && (word.endsWith("oes") || word.endsWith("aes"))) return `${word.slice(0, -3)}ao`;
+    if (n > 4 && (word.endsWith("ais") || word.endsWith("eis") || word.endsWith("ois"))) {
+      return `${word.slice(0, -2)}l`;
+    }
+  }
+  if (n > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
+  return word;
+}
+
+/** Cuts punctuation and symbols off both ends of a word ("(renda)," gives "renda"). */
+function trimEdges(word: string): string {
+  const chars = Array.from(word);
+  let first = 0;
+  let last = chars.length;
+  while (first < last && EDGE_PUNCTUATION.test(chars[first] ?? "")) first += 1;
+  while (last > first && EDGE_PUNCTUATION.test(chars[last - 1] ?? "")) last -= 1;
+  return chars.slice(first, last).join("");
+}
+
+/** One normalised query word; words of one hyphenated query word share a `group`. */
+interface QueryWord {
+  readonly text: string;
+  readonly group: number;
+}
+
+function splitQueryWords(query: string): QueryWord[] {
+  const words: QueryWord[] = [];
+  query.split(/\s+/).forEach((token, group) => {
+    const parts = normalizeVocabularyText(token).replace(GLOB_METACHARACTERS, "").split(" ");
+    for (const part of parts) {
+      const text = trimEdges(part);
+      if (text !== "") words.push({ text, group });
+    }
+  });
+  return words;
+}
+
+/** The table, read once: sources by normalised asked, phrases by their first word. */
+interface Table {
+  readonly sources: ReadonlyMap<string, readonly string[]>;
+  readonly asked: readonly { readonly asked: string; readonly sources: readonly string[] }[];
+  readonly phrasesByFirstWord: ReadonlyMap<string, readonly (readonly string[])[]>;
+}
+
+function readTable(entries: unknown, texts: VocabularyTexts): Table {
+  if (!Array.isArray(entries)) throw new McpSearchError(texts.entriesNotArray);
+  const sources = new Map<string, string[]>();
+  const askedOriginal = new Map<string, string>();
+  entries.forEach((entry: Partial<VocabularyEntry> | null | undefined, index) => {
+    const askedRaw = entry?.asked;
+    const asked = typeof askedRaw === "string" ? normalizeVocabularyText(askedRaw) : "";
+    if (asked === "") throw new McpSearchError(texts.emptyAsked(index));
+    const list: unknown = entry?.source;
+    if (!Array.isArray(list) || list.length === 0) throw new McpSearchError(texts.noSource(index, asked));
+    const known = sources.get(asked) ?? [];
+    list.forEach((source: unknown, at) => {
+      const normalised = typeof source === "string" ? normalizeVocabularyText(source) : "";
+      if (normalised === "") throw new McpSearchError(texts.emptySource(index, asked, at));
+      if (normalised !== asked && !known.includes(normalised)) known.push(normalised);
+    });
+    sources.set(asked, known);
+    if (!askedOriginal.has(asked)) askedOriginal.set(asked, (askedRaw as string).trim());
+  });
+  const phrasesByFirstWord = new Map<string, string[][]>();
+  for (const asked of sources.keys()) {
+    const words = asked.split(" ");
+    const first = words[0];
+    if (words.length < 2 || first === undefined) continue;
+    phrasesByFirstWord.set(first, [...(phrasesByFirstWord.get(first) ?? []), words]);
+  }
+  return {
+    sources,
+    asked: [...askedOriginal].map(([key, asked]) => ({ asked, sources: sources.get(key) ?? [] })),
+    phrasesByFirstWord,
+  };
+}
+
+/** A term found in the query, with where it starts, to keep the query's order. */
+interface Found {
+  readonly start: number;
+  readonly length: number;
+  readonly text: string;
+}
+
+/** Table phrases found in the query on whole words, longest first, each word used once. */
+function findPhrases(words: readonly QueryWord[], table: Table): Found[] {
+  const found: Found[] = [];
+  words.forEach((word, start) => {
+    for (const phrase of table.phrasesByFirstWord.get(word.text) ?? []) {
+      if (phrase.every((part, offset) => words[start + offset]?.text === part)) {
+        found.push({ start, length: phrase.length, text: phrase.join(" ") });
+      }
+    }
+  });
+  found.sort((a, b) => b.length - a.length || b.text.length - a.text.length || a.start - b.start);
+  const used = new Set<number>();
+  return found.filter((match) => {
+    for (let i = match.start; i < match.start + match.length; i += 1) if (used.has(i)) return false;
+    for (let i = match.start; i < match.start + match.length; i += 1) used.add(i);
+    return true;
+  });
+}
+
+/** Words left after the phrases: a whole hyphenated group is one phrase term, the rest words. */
+function leftoverTerms(words: readonly QueryWord[], cut: ReadonlySet<number>): { phrases: Found[]; words: Found[] } {
+  const groups = new Map<number, { start: number; words: string[]; whole: boolean }>();
+  words.forEach((word, index) => {
+    const group = groups.get(word.group) ?? { start: index, words: [], whole: true };
+    if (cut.has(index)) group.whole = false;
+    else group.words.push(word.text);
+    groups.set(word.group, group);
+  });
+  const phrases: Found[] = [];
+  const single: Found[] = [];
+  for (const group of groups.values()) {
+    if (group.whole && group.words.length > 1) {
+      phrases.push({ start: group.start, length: group.words.length, text: group.words.join(" ") });
+    } else {
+      for (const text of group.words) single.push({ start: group.start, length: 1, text });
+    }
+  }
+  return { phrases, words: single };
+}
+
+/**
+ * Builds a vocabulary from a table of measured pairs. Misuse throws {@link McpSearchError}
+ * naming the entry: an empty `asked`, an empty source list, an empty source.
+ *
+ * @example
+ * const vocab = createVocabulary({
+ *   locale: "pt-BR",
+ *   sourceName: "o IBGE",
+ *   entries: [{ asked: "renda", source: ["rendimento"] }, { asked: "pressão alta", source: ["hipertens"] }],
+ * });
+ * const expanded = vocab.expandQuery("renda média");
+ * // => [{ term: "renda", patterns: ["renda", "rendimento"], translated: true },
+ * //     { term: "media", patterns: ["media"], translated: false }]
+ * vocab.matchesQuery(vocab.normalize("Rendimento médio mensal"), expanded); // => true
+ * vocab.vocabularyNotes(expanded);
+ * // => ['"renda" também foi buscado como rendimento — a palavra que o IBGE usa.']
+ */
+export function createVocabulary(options: VocabularyOptions): Vocabulary {
+  const locale: VocabularyLocale = options.locale ?? "pt-BR";
+  if (locale !== "pt-BR" && locale !== "en") {
+    throw new McpSearchError(`createVocabulary: unknown locale ${JSON.stringify(locale)}; use "pt-BR" or "en".`);
+  }
+  const texts = localeTexts(locale).vocabulary;
+  const sourceName = typeof options.sourceName === "string" ? options.sourceName.trim() : "";
+  if (sourceName === "") throw new McpSearchError(texts.emptySourceName);
+  const table = readTable(options.entries ?? [], texts);
+  const extra = options.extraStopwords ?? [];
+  const stopwords = new Set(STOPWORDS[locale]);
+  extra.forEach((word: unknown, index) => {
+    if (typeof word !== "string") throw new McpSearchError(texts.badStopword(index));
+    const normalised = normalizeVocabularyText(word);
+    if (normalised !== "") stopwords.add(normalised);
+  });
+  const singular = (term: string): string => term.split(" ").map((word) => singularOf(word, locale)).join(" ");
+
+  function queryTerms(query: string): string[] {
+    const words = splitQueryWords(query);
+    const tablePhrases = findPhrases(words, table);
+    const cut = new Set<number>();
+    for (const match of tablePhrases) for (let i = 0; i < match.length; i += 1) cut.add(match.start + i);
+    const left = leftoverTerms(words, cut);
+    let single = left.words.filter((word) => !stopwords.has(word.text));
+    if (single.length === 0 && left.phrases.length === 0 && tablePhrases.length === 0) single = left.words;
+    const phrases = [...tablePhrases, ...left.phrases].sort((a, b) => a.start - b.start);
+    const terms = [...phrases, ...single].map((found) => found.text);
+    return terms.filter((term, index) => terms.indexOf(term) === index);
+  }
+
+  function expand(term: string): ExpandedTerm {
+    if (term === "") return { term, patterns: [], translated: false };
+    if (table.sources.size === 0) return { term, patterns: [term], translated: false };
+    const one = singular(term);
+    const own = table.sources.get(term);
+    const ofSingular = table.sources.get(one);
+    const patterns = [term, ...(own ?? []), one, ...(ofSingular ?? [])];
+    return {
+      term,
+      patterns: patterns.filter((pattern, index) => patterns.indexOf(pattern) === index),
+      translated: own !== undefined || ofSingular !== undefined,
+    };
+  }
+
+  function matchesTerm(normalisedText: string, term: ExpandedTerm): boolean {
+    return term.patterns.some((pattern) => matchesAtWordStart(normalisedText, pattern));
+  }
+
+  return {
+    locale,
+    normalize: normalizeVocabularyText,
+    queryTerms,
+    expandTerm: (word) => expand(normalizeVocabularyText(word)).patterns.slice(),
+    expandQuery: (query) => queryTerms(query).map(expand),
+    matchesTerm,
+    matchesQuery: (normalisedText, expanded) =>
+      expanded.length > 0 && expanded.every((term) => matchesTerm(normalisedText, term)),
+    vocabularyNotes: (expanded) =>
+      expanded.flatMap((entry) => {
+        if (!entry.translated) return [];
+        const added = [...(table.sources.get(entry.term) ?? []), ...(table.sources.get(singular(entry.term)) ?? [])];
+        const spellings = added.filter((word, index) => word !== entry.term && added.indexOf(word) === index);
+        return spellings.length === 0 ? [] : [texts.note(entry.term, spellings.join(", "), sourceName)];
+      }),
+    askedWordsFor: (name) => {
+      const normalised = normalizeVocabularyText(name);
+      const asked = table.asked.filter((entry) => entry.sources.some((s) => matchesAtWordStart(normalised, s)));
+      return asked.map((entry) => entry.asked);
+    },
+  };
+}
