@@ -49,9 +49,30 @@ export interface ToolTexts {
   readonly error: (tool: string, message: string) => string;
 }
 
+/** The vocabulary's note and its set-up errors (src/vocabulary.ts, src/sql.ts). */
+export interface VocabularyTexts {
+  /** One note per translated term; `spellings` are already joined with ", ". */
+  readonly note: (term: string, spellings: string, sourceName: string) => string;
+  /** `sourceName` missing or empty. */
+  readonly emptySourceName: string;
+  /** `entries` is not an array. */
+  readonly entriesNotArray: string;
+  /** An entry whose `asked` is missing or empty after normalisation. */
+  readonly emptyAsked: (entry: number) => string;
+  /** An entry whose `source` is not a non-empty list. */
+  readonly noSource: (entry: number, asked: string) => string;
+  /** One source of an entry that is not text or is empty after normalisation. */
+  readonly emptySource: (entry: number, asked: string, source: number) => string;
+  /** A stopword in `extraStopwords` that is not text. */
+  readonly badStopword: (index: number) => string;
+  /** A SQL column name that is not a plain identifier; `column` is already quoted. */
+  readonly unsafeColumn: (column: string) => string;
+}
+
 export interface LocaleTexts {
   readonly schema: SchemaTexts;
   readonly validation: ValidationTexts;
+  readonly vocabulary: VocabularyTexts;
   readonly tools: ToolTexts;
 }
 
@@ -84,6 +105,20 @@ const PT_BR: LocaleTexts = {
         ? `Os argumentos devem ser um objeto (recebido: ${received}).`
         : `O campo "${field}" é obrigatório e deve ser texto (recebido: ${received}).`,
     emptyId: (field) => `O campo "${field}" não pode ser vazio.`,
+  },
+  vocabulary: {
+    note: (term, spellings, sourceName) =>
+      `"${term}" também foi buscado como ${spellings} — a palavra que ${sourceName} usa.`,
+    emptySourceName: 'createVocabulary: "sourceName" é obrigatório e não pode ser vazio (ex.: "o IBGE").',
+    entriesNotArray: 'createVocabulary: "entries" deve ser uma lista de { asked, source }.',
+    emptyAsked: (entry) => `createVocabulary: a entrada ${entry} tem "asked" vazio.`,
+    noSource: (entry, asked) =>
+      `createVocabulary: a entrada ${entry} ("${asked}") precisa de ao menos uma palavra em "source".`,
+    emptySource: (entry, asked, source) =>
+      `createVocabulary: a entrada ${entry} ("${asked}") tem "source[${source}]" vazio.`,
+    badStopword: (index) => `createVocabulary: "extraStopwords[${index}]" deve ser texto.`,
+    unsafeColumn: (column) =>
+      `buildGlobClause: a coluna ${column} não é um identificador simples ([A-Za-z_][A-Za-z0-9_]*).`,
   },
   tools: {
     searchTitle: "Buscar documentos",
@@ -122,6 +157,20 @@ const EN: LocaleTexts = {
         ? `The arguments must be an object (received: ${received}).`
         : `Field "${field}" is required and must be a string (received: ${received}).`,
     emptyId: (field) => `Field "${field}" must not be empty.`,
+  },
+  vocabulary: {
+    note: (term, spellings, sourceName) =>
+      `"${term}" was also searched as ${spellings} — the wording ${sourceName} uses.`,
+    emptySourceName: 'createVocabulary: "sourceName" is required and must not be empty (e.g. "ILOSTAT").',
+    entriesNotArray: 'createVocabulary: "entries" must be a list of { asked, source }.',
+    emptyAsked: (entry) => `createVocabulary: entry ${entry} has an empty "asked".`,
+    noSource: (entry, asked) =>
+      `createVocabulary: entry ${entry} ("${asked}") needs at least one word in "source".`,
+    emptySource: (entry, asked, source) =>
+      `createVocabulary: entry ${entry} ("${asked}") has an empty "source[${source}]".`,
+    badStopword: (index) => `createVocabulary: "extraStopwords[${index}]" must be text.`,
+    unsafeColumn: (column) =>
+      `buildGlobClause: column ${column} is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*).`,
   },
   tools: {
     searchTitle: "Search documents",

@@ -27,6 +27,12 @@ export type {
   SearchResult,
 } from "./contract.js";
 
+// Vocabulary
+export { createVocabulary } from "./vocabulary.js";
+export type { ExpandedTerm, Vocabulary, VocabularyEntry, VocabularyLocale, VocabularyOptions } from "./vocabulary.js";
+export { buildGlobClause } from "./sql.js";
+export type { GlobClause, GlobClauseOptions } from "./sql.js";
+
 // Envelope
 export { deepResearchError, deepResearchResult } from "./envelope.js";
 export type { DeepResearchErrorResult, DeepResearchResult, EnvelopeExtras, TextBlock } from "./envelope.js";
