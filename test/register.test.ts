@@ -1,0 +1,514 @@
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+  CLASSE_DO_ERRO,
+  McpSearchError,
+  contractJsonSchemas,
+  registerDeepResearchTools,
+  type ContractLocale,
+  type DeepResearchToolsOptions,
+  type FetchDocument,
+  type SearchResult,
+  type UsageKind,
+  type UsageShape,
+} from "../src/index.js";
+
+// ---------------------------------------------------------------- fixtures
+
+const DOCS: FetchDocument[] = Array.from({ length: 15 }, (_, i) => ({
+  id: `doc:${i}`,
+  title: `Documento ${i}`,
+  text: `# Documento ${i}\nTexto ${i}.`,
+  url: `https://example.com/${i}`,
+}));
+const HITS: SearchResult[] = DOCS.map(({ id, title, url }) => ({ id, title, url }));
+const PROVENANCE = { source: "IBGE", retrievedAt: "2026-09-02T12:00:00Z" };
+
+const baseOptions: DeepResearchToolsOptions = {
+  search: (query) => HITS.filter((hit) => query === "*" || hit.title.includes(query)),
+  fetch: (id) => DOCS.find((doc) => doc.id === id) ?? null,
+  corpus: "IBGE official statistics (SIDRA tables)",
+  richTools: "the `ibge_*` tools",
+};
+
+/** A closed provenance block declared on both output schemas. */
+const withProvenance = (schema: z.ZodObject) =>
+  schema.extend({ provenance: z.object({ source: z.string(), retrievedAt: z.string() }).strict().optional() });
+
+const open: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((close) => close()));
+});
+
+/** A real McpServer and a real Client, linked in memory, as a host would connect. */
+async function connect(options: Partial<DeepResearchToolsOptions> = {}) {
+  const server = new McpServer({ name: "test-server", version: "1.0.0" });
+  const tools = registerDeepResearchTools(server, { ...baseOptions, ...options });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client({ name: "test-client", version: "1.0.0" });
+  await client.connect(clientTransport);
+  open.push(async () => {
+    await client.close();
+    await server.close();
+  });
+  return { client, server, tools };
+}
+
+type Recorded = [UsageKind, string, UsageShape];
+
+function recorder() {
+  const calls: Recorded[] = [];
+  return { calls, record: (kind: UsageKind, tool: string, shape: UsageShape) => void calls.push([kind, tool, shape]) };
+}
+
+function textOf(result: { content?: unknown }): string {
+  const [block] = result.content as [{ type: string; text: string }];
+  return block.text;
+}
+
+/** structuredContent minus the given extra keys. */
+function withoutKeys(value: unknown, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value as object).filter(([key]) => !keys.includes(key)));
+}
+
+// ---------------------------------------------------------------- tools/list
+
+describe("registerDeepResearchTools: tools/list", () => {
+  it("lists exactly search and fetch, with the pt-BR titles and strict inputs", async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toStrictEqual(["search", "fetch"]);
+    const [search, fetch] = tools;
+    expect(search?.title).toBe("Buscar documentos");
+    expect(fetch?.title).toBe("Ler um documento");
+    expect(Object.keys(search?.inputSchema.properties ?? {})).toStrictEqual(["query"]);
+    expect(Object.keys(fetch?.inputSchema.properties ?? {})).toStrictEqual(["id"]);
+    expect(search?.inputSchema.additionalProperties).toBe(false);
+    expect(fetch?.inputSchema.additionalProperties).toBe(false);
+    expect(search?.inputSchema.required).toStrictEqual(["query"]);
+    expect(fetch?.inputSchema.required).toStrictEqual(["id"]);
+    expect(search?.annotations).toBeUndefined();
+    expect(fetch?.annotations).toBeUndefined();
+  });
+
+  it("publishes the contract's output schemas, the same ones contractJsonSchemas derives", async () => {
+    const { client } = await connect();
+    const [search, fetch] = (await client.listTools()).tools;
+    const { $schema: _s, ...searchOutput } = search?.outputSchema ?? {};
+    const { $schema: _f, ...fetchOutput } = fetch?.outputSchema ?? {};
+    expect(searchOutput).toStrictEqual(contractJsonSchemas().searchOutputSchema);
+    expect(fetchOutput).toStrictEqual(contractJsonSchemas().fetchDocumentSchema);
+  });
+
+  it("describes the contract, the id hand-off, the rich tools, the query and read-only use, in English", async () => {
+    const { client } = await connect();
+    const [search, fetch] = (await client.listTools()).tools;
+    for (const description of [search?.description ?? "", fetch?.description ?? ""]) {
+      expect(description).toContain("IBGE official statistics (SIDRA tables)");
+      expect(description).toContain("OpenAI Deep Research contract");
+      expect(description).toContain("a capable client should prefer the `ibge_*` tools");
+      expect(description).toContain("Read-only");
+      expect(description).toMatch(/id returned by the search tool|result's id to the fetch tool/);
+    }
+    expect(search?.description).toContain("{ results: [{ id, title, url }] }");
+    expect(search?.description).toContain("at most 10");
+    expect(search?.description).toContain("natural language or keywords; accents and case are ignored");
+    expect(fetch?.description).toContain("{ id, title, text, url, metadata? }");
+  });
+
+  it("leaves the rich-tools sentence out when richTools is not given", async () => {
+    const { richTools: _omitted, ...rest } = baseOptions;
+    const server = new McpServer({ name: "s", version: "1.0.0" });
+    registerDeepResearchTools(server, rest);
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    const client = new Client({ name: "c", version: "1.0.0" });
+    await client.connect(clientTransport);
+    open.push(() => client.close());
+    for (const tool of (await client.listTools()).tools) expect(tool.description).not.toContain("prefer");
+  });
+
+  it("passes annotations unchanged to both tools", async () => {
+    const annotations = { readOnlyHint: true, openWorldHint: false, destructiveHint: false, idempotentHint: true };
+    const { client } = await connect({ annotations });
+    for (const tool of (await client.listTools()).tools) expect(tool.annotations).toStrictEqual(annotations);
+  });
+
+  it("uses the given titles over the locale's", async () => {
+    const { client } = await connect({ titles: { search: "Pesquisar no SIDRA" } });
+    const [search, fetch] = (await client.listTools()).tools;
+    expect(search?.title).toBe("Pesquisar no SIDRA");
+    expect(fetch?.title).toBe("Ler um documento");
+  });
+
+  it("publishes declared extras through extendOutputSchema", async () => {
+    const { client } = await connect({ extendOutputSchema: withProvenance });
+    for (const tool of (await client.listTools()).tools) {
+      expect(Object.keys(tool.outputSchema?.properties ?? {})).toContain("provenance");
+      expect(tool.outputSchema?.additionalProperties).toBe(false);
+    }
+  });
+
+  it("says the limit in the search description", async () => {
+    const { client } = await connect({ limit: 3 });
+    expect((await client.listTools()).tools[0]?.description).toContain("at most 3");
+  });
+});
+
+// ---------------------------------------------------------------- locales
+
+describe("registerDeepResearchTools: locales", () => {
+  it.each([
+    ["pt-BR", "Buscar documentos", "Ler um documento", 'Nenhum documento tem o id "nada". Use um id devolvido pela ferramenta search.', "A ferramenta search falhou: fora do ar"],
+    ["en", "Search documents", "Read a document", 'No document has the id "nada". Use an id returned by the search tool.', "The search tool failed: fora do ar"],
+  ] as const)("%s switches the titles, the schemas' descriptions and the messages at once", async (locale, searchTitle, fetchTitle, notFound, failed) => {
+    const { client } = await connect({
+      locale,
+      search: () => {
+        throw new Error("fora do ar");
+      },
+    });
+    const [search, fetch] = (await client.listTools()).tools;
+    expect([search?.title, fetch?.title]).toStrictEqual([searchTitle, fetchTitle]);
+    const json = contractJsonSchemas(locale);
+    expect(search?.inputSchema.properties?.["query"]).toStrictEqual(json.searchInputSchema.properties["query"]);
+    expect(fetch?.inputSchema.description).toBe(json.fetchInputSchema.description);
+    expect(search?.outputSchema?.description).toBe(json.searchOutputSchema.description);
+    expect(await client.callTool({ name: "fetch", arguments: { id: "nada" } })).toStrictEqual({
+      content: [{ type: "text", text: notFound }],
+      isError: true,
+    });
+    expect(await client.callTool({ name: "search", arguments: { query: "x" } })).toStrictEqual({
+      content: [{ type: "text", text: failed }],
+      isError: true,
+    });
+  });
+
+  it("keeps the tool descriptions in English whatever the locale", async () => {
+    const describe = async (locale: ContractLocale) =>
+      (await (await connect({ locale })).client.listTools()).tools.map((tool) => tool.description);
+    expect(await describe("pt-BR")).toStrictEqual(await describe("en"));
+  });
+});
+
+// ---------------------------------------------------------------- calls
+
+describe("registerDeepResearchTools: search", () => {
+  it("returns the contract object in structuredContent and as the one compact text block", async () => {
+    const { client } = await connect();
+    const result = await client.callTool({ name: "search", arguments: { query: "Documento 1" } });
+    const expected = { results: HITS.filter((hit) => hit.title.includes("Documento 1")) };
+    expect(result).toStrictEqual({
+      content: [{ type: "text", text: JSON.stringify(expected) }],
+      structuredContent: expected,
+    });
+  });
+
+  it("answers no match with { results: [] }, not an error", async () => {
+    const { client } = await connect();
+    expect(await client.callTool({ name: "search", arguments: { query: "nada" } })).toStrictEqual({
+      content: [{ type: "text", text: '{"results":[]}' }],
+      structuredContent: { results: [] },
+    });
+  });
+
+  it.each([
+    [undefined, 10],
+    [3, 3],
+    [1, 1],
+    [50, 15],
+  ])("cuts at limit %s even when the callback returns more", async (limit, expected) => {
+    const { client } = await connect(limit === undefined ? {} : { limit });
+    const result = await client.callTool({ name: "search", arguments: { query: "*" } });
+    expect((result.structuredContent as { results: unknown[] }).results).toStrictEqual(HITS.slice(0, expected));
+  });
+
+  it.each([
+    ["an array, sync", () => HITS.slice(0, 2)],
+    ["an array, async", async () => HITS.slice(0, 2)],
+    ["{ results }, sync", () => ({ results: HITS.slice(0, 2) })],
+    ["{ results }, async", async () => ({ results: HITS.slice(0, 2) })],
+  ])("accepts %s", async (_label, search) => {
+    const { client } = await connect({ search });
+    const result = await client.callTool({ name: "search", arguments: { query: "x" } });
+    expect(result.structuredContent).toStrictEqual({ results: HITS.slice(0, 2) });
+  });
+
+  it("keeps only id, title and url of each hit", async () => {
+    const search = () => [{ ...HITS[0]!, keywords: ["segredo"], score: 3 }];
+    const { client } = await connect({ search });
+    const result = await client.callTool({ name: "search", arguments: { query: "x" } });
+    expect(textOf(result)).toBe(JSON.stringify({ results: [HITS[0]] }));
+  });
+});
+
+describe("registerDeepResearchTools: fetch", () => {
+  it.each([
+    ["a document, sync", (id: string) => DOCS.find((doc) => doc.id === id) ?? null],
+    ["a document, async", async (id: string) => DOCS.find((doc) => doc.id === id) ?? null],
+    ["{ document }, sync", (id: string) => ({ document: DOCS.find((doc) => doc.id === id)! })],
+    ["{ document }, async", async (id: string) => ({ document: DOCS.find((doc) => doc.id === id)! })],
+  ])("accepts %s", async (_label, fetch) => {
+    const { client } = await connect({ fetch });
+    const result = await client.callTool({ name: "fetch", arguments: { id: "doc:2" } });
+    expect(result).toStrictEqual({ content: [{ type: "text", text: JSON.stringify(DOCS[2]) }], structuredContent: DOCS[2] });
+  });
+
+  it("returns the document's keys in contract order, metadata included", async () => {
+    const fetch = (id: string) => ({ metadata: { licence: "CC-BY" }, url: "https://x/a", text: "# A", title: "A", id, extra: 1 });
+    const { client } = await connect({ fetch });
+    const result = await client.callTool({ name: "fetch", arguments: { id: "a" } });
+    expect(textOf(result)).toBe('{"id":"a","title":"A","text":"# A","url":"https://x/a","metadata":{"licence":"CC-BY"}}');
+  });
+
+  it("answers an unknown id with an isError result that names it, with no structuredContent", async () => {
+    const { client } = await connect();
+    expect(await client.callTool({ name: "fetch", arguments: { id: "doc:99" } })).toStrictEqual({
+      content: [{ type: "text", text: 'Nenhum documento tem o id "doc:99". Use um id devolvido pela ferramenta search.' }],
+      isError: true,
+    });
+  });
+
+  it("uses notFound over the locale's message", async () => {
+    const { client } = await connect({ notFound: (id) => `Sem tabela ${id}; busque antes.` });
+    const result = await client.callTool({ name: "fetch", arguments: { id: "t:1" } });
+    expect(textOf(result)).toBe("Sem tabela t:1; busque antes.");
+  });
+});
+
+// ---------------------------------------------------------------- extras
+
+describe("registerDeepResearchTools: extras", () => {
+  const meta = { "br.com.example/provenance": { cacheKey: "sidra:6579" } };
+
+  it("carries extras in structuredContent and _meta, never in the text block", async () => {
+    const { client } = await connect({
+      extendOutputSchema: withProvenance,
+      search: () => ({ results: HITS.slice(0, 1), extras: { structured: { provenance: PROVENANCE }, meta } }),
+      fetch: (id) => ({ document: { ...DOCS[0]!, id }, extras: { structured: { provenance: PROVENANCE }, meta } }),
+    });
+    const search = await client.callTool({ name: "search", arguments: { query: "x" } });
+    const fetch = await client.callTool({ name: "fetch", arguments: { id: "doc:0" } });
+    expect(search).toStrictEqual({
+      content: [{ type: "text", text: JSON.stringify({ results: HITS.slice(0, 1) }) }],
+      structuredContent: { provenance: PROVENANCE, results: HITS.slice(0, 1) },
+      _meta: meta,
+    });
+    expect(fetch._meta).toStrictEqual(meta);
+    for (const result of [search, fetch]) {
+      expect(JSON.parse(textOf(result))).toStrictEqual(withoutKeys(result.structuredContent, ["provenance"]));
+      expect(textOf(result)).not.toContain("IBGE");
+    }
+  });
+
+  it("lets the contract's keys win a collision with the extras", async () => {
+    const { client } = await connect({
+      search: () => ({ results: HITS.slice(0, 1), extras: { structured: { results: "forjado" } } }),
+    });
+    const result = await client.callTool({ name: "search", arguments: { query: "x" } });
+    expect(result.structuredContent).toStrictEqual({ results: HITS.slice(0, 1) });
+  });
+
+  it("validates declared extras on the server: a wrong provenance is an isError result", async () => {
+    const { client } = await connect({
+      extendOutputSchema: withProvenance,
+      search: () => ({ results: [], extras: { structured: { provenance: { source: 1 } } } }),
+    });
+    const result = await client.callTool({ name: "search", arguments: { query: "x" } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^Output validation error: .*provenance/);
+  });
+
+  it("without extendOutputSchema, the SDK client rejects undeclared extras (the output schema is closed)", async () => {
+    const { client } = await connect({
+      search: () => ({ results: [], extras: { structured: { provenance: PROVENANCE } } }),
+    });
+    // The client validates against the output schemas it cached from tools/list.
+    await client.listTools();
+    await expect(client.callTool({ name: "search", arguments: { query: "x" } })).rejects.toThrow(
+      /does not match the tool's output schema: .*additional properties/,
+    );
+  });
+});
+
+// ---------------------------------------------------------------- errors
+
+describe("registerDeepResearchTools: thrown errors", () => {
+  const withStack = new Error("banco indisponível");
+  it.each([
+    ["a sync throw", () => { throw withStack; }, "A ferramenta search falhou: banco indisponível"],
+    ["a rejection", () => Promise.reject(new TypeError("x is not a function")), "A ferramenta search falhou: x is not a function"],
+    ["a thrown string", () => { throw "cota excedida"; }, "A ferramenta search falhou: cota excedida"],
+    ["a reply of the wrong shape", () => undefined as never, "A ferramenta search falhou: "],
+  ])("turns %s into an isError result with no stack", async (_label, search, text) => {
+    const { client } = await connect({ search });
+    const result = await client.callTool({ name: "search", arguments: { query: "x" } });
+    expect(result.isError).toBe(true);
+    expect("structuredContent" in result).toBe(false);
+    expect(textOf(result).startsWith(text)).toBe(true);
+    expect(textOf(result)).not.toMatch(/\n\s+at /);
+  });
+
+  it("uses onError for the message, and falls back to the locale's when onError throws", async () => {
+    const failing = () => Promise.reject(new Error("boom"));
+    const { client } = await connect({ search: failing, fetch: failing, onError: (error, tool) => {
+      if (tool === "fetch") throw new Error("onError broke");
+      return `${tool}: ${(error as Error).message}; tente de novo`;
+    } });
+    expect(textOf(await client.callTool({ name: "search", arguments: { query: "x" } }))).toBe("search: boom; tente de novo");
+    expect(textOf(await client.callTool({ name: "fetch", arguments: { id: "a" } }))).toBe("A ferramenta fetch falhou: boom");
+  });
+});
+
+// ---------------------------------------------------------------- strict input
+
+describe("registerDeepResearchTools: strict input", () => {
+  it.each([
+    ["pt-BR", "search", { query: "soja", limit: 5 }, /^Input validation error: .*Chave não reconhecida nos argumentos: "limit"/],
+    ["pt-BR", "fetch", { id: "doc:1", extra: true }, /^Input validation error: .*Chave não reconhecida nos argumentos: "extra"/],
+    ["en", "search", { query: "soja", topK: 5 }, /^Input validation error: .*Unrecognized key in the arguments: "topK"/],
+  ] as const)("%s %s: an extra key is refused, by name, as an isError result; no callback, no telemetry", async (locale, name, args, message) => {
+    const calls: string[] = [];
+    const { calls: recorded, record } = recorder();
+    const { client } = await connect({
+      locale,
+      record,
+      search: () => (calls.push("search"), []),
+      fetch: () => (calls.push("fetch"), null),
+    });
+    const result = await client.callTool({ name, arguments: args });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(message);
+    expect(calls).toStrictEqual([]);
+    expect(recorded).toStrictEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------- telemetry
+
+describe("registerDeepResearchTools: record", () => {
+  it("records every call, and the errors, in order, with argument names only", async () => {
+    const { calls, record } = recorder();
+    const { client } = await connect({
+      record,
+      fetch: (id) => {
+        if (id === "quota") throw Object.assign(new Error("limite"), { classe: "cota" });
+        if (id === "typed") throw new RangeError("fora da faixa");
+        if (id === "texted") throw new Error("tempo esgotado");
+        if (id === "plain") throw new Error("???");
+        return DOCS.find((doc) => doc.id === id) ?? null;
+      },
+      classifyThrown: (error) => (error instanceof RangeError ? "faixa" : undefined),
+      classifyError: (message) => (message.includes("tempo esgotado") ? "timeout" : undefined),
+    });
+    await client.callTool({ name: "search", arguments: { query: "segredo do usuário" } });
+    for (const id of ["doc:1", "doc:99", "quota", "typed", "texted", "plain"]) {
+      await client.callTool({ name: "fetch", arguments: { id } });
+    }
+    const ok = { params: "id", classe: "" };
+    const shape = (classe: string) => ({ params: "id", classe });
+    expect(calls).toStrictEqual([
+      ["tool_call", "search", { params: "query", classe: "" }],
+      ["tool_call", "fetch", ok],
+      ["tool_call", "fetch", shape("nao_encontrado")],
+      ["tool_error", "fetch", shape("nao_encontrado")],
+      ["tool_call", "fetch", shape("cota")],
+      ["tool_error", "fetch", shape("cota")],
+      ["tool_call", "fetch", shape("faixa")],
+      ["tool_error", "fetch", shape("faixa")],
+      ["tool_call", "fetch", shape("timeout")],
+      ["tool_error", "fetch", shape("timeout")],
+      ["tool_call", "fetch", shape("")],
+      ["tool_error", "fetch", shape("")],
+    ]);
+    expect(JSON.stringify(calls)).not.toContain("segredo");
+  });
+
+  it("is called after the callback settles", async () => {
+    const events: string[] = [];
+    const { client } = await connect({
+      record: (kind) => void events.push(`record:${kind}`),
+      search: async () => {
+        events.push("callback:start");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        events.push("callback:end");
+        throw new Error("late");
+      },
+    });
+    await client.callTool({ name: "search", arguments: { query: "x" } });
+    expect(events).toStrictEqual(["callback:start", "callback:end", "record:tool_call", "record:tool_error"]);
+  });
+
+  it("ignores a recorder that throws: the client still gets the result", async () => {
+    const { client } = await connect({ record: () => { throw new Error("telemetria fora"); } });
+    const result = await client.callTool({ name: "search", arguments: { query: "Documento 3" } });
+    expect(result.structuredContent).toStrictEqual({ results: [HITS[3]] });
+  });
+});
+
+describe("CLASSE_DO_ERRO", () => {
+  it("is the registered symbol", () => {
+    expect(CLASSE_DO_ERRO).toBe(Symbol.for("br.com.sidneybissoli.mcp/classe-do-erro"));
+  });
+
+  it.each([
+    ["an unknown id", "doc:99", "nao_encontrado"],
+    ["an error carrying classe", "quota", "cota"],
+    ["classifyThrown", "typed", "faixa"],
+    ["classifyError (by text, not type)", "texted", undefined],
+    ["no class at all", "plain", undefined],
+  ])("is set, non-enumerable, when the class was decided by type: %s", async (_label, id, expected) => {
+    const server = new McpServer({ name: "s", version: "1.0.0" });
+    const tools = registerDeepResearchTools(server, {
+      ...baseOptions,
+      fetch: (raw) => {
+        if (raw === "quota") throw Object.assign(new Error("limite"), { classe: "cota" });
+        if (raw === "typed") throw new RangeError("fora");
+        if (raw === "texted") throw new Error("tempo esgotado");
+        if (raw === "plain") throw new Error("?");
+        return null;
+      },
+      classifyThrown: (error) => (error instanceof RangeError ? "faixa" : undefined),
+      classifyError: (message) => (message.includes("tempo esgotado") ? "timeout" : undefined),
+    });
+    const result = (await (tools.fetch.handler as (args: unknown, ctx: unknown) => unknown)({ id }, {})) as Record<PropertyKey, unknown>;
+    expect(result[CLASSE_DO_ERRO]).toBe(expected);
+    expect(Object.keys(result)).toStrictEqual(["content", "isError"]);
+    expect(JSON.stringify(result)).not.toContain("nao_encontrado");
+  });
+});
+
+// ---------------------------------------------------------------- misuse
+
+describe("registerDeepResearchTools: misuse", () => {
+  const server = () => new McpServer({ name: "s", version: "1.0.0" });
+  it.each([
+    ["no search", { search: undefined }, /`search` must be a function/],
+    ["no fetch", { fetch: "x" }, /`fetch` must be a function/],
+    ["an empty corpus", { corpus: " " }, /`corpus` must be a non-empty phrase/],
+    ["an empty richTools", { richTools: "" }, /`richTools` must be a non-empty phrase/],
+    ["an unknown locale", { locale: "fr" }, /unknown `locale` "fr"/],
+    ["limit 0", { limit: 0 }, /`limit` must be an integer of at least 1 \(got 0\)/],
+    ["limit 2.5", { limit: 2.5 }, /`limit`.*\(got 2\.5\)/],
+    ["limit NaN", { limit: Number.NaN }, /`limit`.*\(got NaN\)/],
+    ["a record that is no function", { record: {} }, /`record` must be a function/],
+    ["an extendOutputSchema that returns no zod object", { extendOutputSchema: () => ({}) }, /extendOutputSchema must return a zod object/],
+  ])("throws McpSearchError naming the culprit: %s", (_label, patch, message) => {
+    const options = { ...baseOptions, ...patch } as unknown as DeepResearchToolsOptions;
+    expect(() => registerDeepResearchTools(server(), options)).toThrow(McpSearchError);
+    expect(() => registerDeepResearchTools(server(), options)).toThrow(message);
+  });
+
+  it("refuses a server that is not an McpServer", () => {
+    expect(() => registerDeepResearchTools({} as McpServer, baseOptions)).toThrow(/`server` must be an McpServer/);
+  });
+
+  it("names the tool when its name is already taken on the server", () => {
+    const taken = server();
+    taken.registerTool("fetch", { description: "the server's own fetch" }, () => ({ content: [] }));
+    expect(() => registerDeepResearchTools(taken, baseOptions)).toThrow(/could not register the "fetch" tool/);
+  });
+});
