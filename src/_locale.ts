@@ -69,11 +69,29 @@ export interface VocabularyTexts {
   readonly unsafeColumn: (column: string) => string;
 }
 
+/** Per-line problem reports of the catalogue parsers (src/catalogue.ts). */
+export interface CatalogueTexts {
+  /** The prefix naming a line: "linha 7". */
+  readonly line: (line: number) => string;
+  readonly malformedXml: (detail: string) => string;
+  readonly notASitemap: string;
+  readonly sitemapIndex: (children: number) => string;
+  readonly missingUrl: string;
+  readonly relativeUrl: (url: string) => string;
+  readonly invalidUrl: (url: string) => string;
+  readonly duplicateUrl: (url: string, firstLine: number) => string;
+  readonly duplicateId: (id: string, firstLine: number) => string;
+  readonly emptyTitle: (url: string) => string;
+  readonly notALink: (text: string) => string;
+  readonly invalidLastmod: (value: string) => string;
+}
+
 export interface LocaleTexts {
   readonly schema: SchemaTexts;
   readonly validation: ValidationTexts;
   readonly vocabulary: VocabularyTexts;
   readonly tools: ToolTexts;
+  readonly catalogue: CatalogueTexts;
 }
 
 const PT_BR: LocaleTexts = {
@@ -127,6 +145,22 @@ const PT_BR: LocaleTexts = {
       `Nenhum documento tem o id ${JSON.stringify(id)}. Use um id devolvido pela ferramenta search.`,
     error: (tool, message) => `A ferramenta ${tool} falhou: ${message}`,
   },
+  catalogue: {
+    line: (line) => `linha ${line}`,
+    malformedXml: (detail) => `XML malformado (${detail}); as entradas legíveis foram mantidas.`,
+    notASitemap: "não é um sitemap: falta <urlset> com elementos <url>.",
+    sitemapIndex: (children) =>
+      `é um índice de sitemaps (<sitemapindex>) com ${children} sitemap(s); busque cada um (lista em "sitemaps") e leia-o com parseSitemap.`,
+    missingUrl: "falta a URL.",
+    relativeUrl: (url) => `a URL ${JSON.stringify(url)} é relativa; use uma URL absoluta (https://…) ou passe baseUrl.`,
+    invalidUrl: (url) => `a URL ${JSON.stringify(url)} não é uma URL http(s) válida.`,
+    duplicateUrl: (url, firstLine) => `a página ${url} repete a da linha ${firstLine}; vale a primeira.`,
+    duplicateId: (id, firstLine) => `o id ${JSON.stringify(id)} repete o da linha ${firstLine}; vale o primeiro.`,
+    emptyTitle: (url) => `o link para ${url} não tem título.`,
+    notALink: (text) => `item de lista sem link no formato [Título](url): ${JSON.stringify(text)}.`,
+    invalidLastmod: (value) =>
+      `<lastmod> ${JSON.stringify(value)} não é uma data W3C (AAAA-MM-DD ou data e hora); a página foi mantida sem ela.`,
+  },
 };
 
 const EN: LocaleTexts = {
@@ -177,6 +211,22 @@ const EN: LocaleTexts = {
     fetchTitle: "Read a document",
     notFound: (id) => `No document has the id ${JSON.stringify(id)}. Use an id returned by the search tool.`,
     error: (tool, message) => `The ${tool} tool failed: ${message}`,
+  },
+  catalogue: {
+    line: (line) => `line ${line}`,
+    malformedXml: (detail) => `malformed XML (${detail}); the readable entries were kept.`,
+    notASitemap: "not a sitemap: no <urlset> with <url> elements.",
+    sitemapIndex: (children) =>
+      `this is a sitemap index (<sitemapindex>) with ${children} sitemap(s); fetch each one (listed in "sitemaps") and read it with parseSitemap.`,
+    missingUrl: "the URL is missing.",
+    relativeUrl: (url) => `the URL ${JSON.stringify(url)} is relative; use an absolute URL (https://…) or pass baseUrl.`,
+    invalidUrl: (url) => `the URL ${JSON.stringify(url)} is not a valid http(s) URL.`,
+    duplicateUrl: (url, firstLine) => `the page ${url} repeats the one on line ${firstLine}; the first one stands.`,
+    duplicateId: (id, firstLine) => `the id ${JSON.stringify(id)} repeats the one on line ${firstLine}; the first one stands.`,
+    emptyTitle: (url) => `the link to ${url} has no title.`,
+    notALink: (text) => `list item without a [Title](url) link: ${JSON.stringify(text)}.`,
+    invalidLastmod: (value) =>
+      `<lastmod> ${JSON.stringify(value)} is not a W3C date (YYYY-MM-DD or date and time); the page was kept without it.`,
   },
 };
 

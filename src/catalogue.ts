@@ -1,0 +1,461 @@
+/**
+ * A catalogue read from the site itself: parsers that turn the text of `llms.txt` and
+ * `sitemap.xml` into index entries, and the merge in which llms.txt wins and the sitemap fills
+ * the gaps. The parsers take text, never URLs: fetching and caching stay the server's.
+ *
+ * Bad input is reported line by line and never costs the good lines.
+ */
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { localeTexts, type SurfaceLocale } from "./_locale.js";
+import { McpSearchError } from "./errors.js";
+import type { IndexEntry } from "./rank.js";
+
+/**
+ * An index entry read from a catalogue; `lastmod` is the sitemap's `<lastmod>`, when it gave one.
+ *
+ * @example
+ * const entry: CatalogueEntry = {
+ *   id: "page:/live",
+ *   title: "Live",
+ *   url: "https://example.com/live",
+ *   lastmod: "2026-08-24",
+ * };
+ */
+export interface CatalogueEntry extends IndexEntry {
+  readonly lastmod?: string;
+}
+
+/**
+ * What went wrong on one line; `message` already names the line, in the chosen language.
+ *
+ * @example
+ * const kind: CatalogueProblemKind = "relative-url";
+ */
+export type CatalogueProblemKind =
+  | "malformed-xml"
+  | "not-a-sitemap"
+  | "sitemap-index"
+  | "missing-url"
+  | "relative-url"
+  | "invalid-url"
+  | "duplicate-url"
+  | "duplicate-id"
+  | "empty-title"
+  | "not-a-link"
+  | "invalid-lastmod";
+
+/**
+ * One problem found while reading a catalogue. The line is 1-based.
+ *
+ * @example
+ * const problem: CatalogueProblem = {
+ *   line: 7,
+ *   kind: "relative-url",
+ *   message: 'linha 7: a URL "/docs" é relativa; use uma URL absoluta (https://…) ou passe baseUrl.',
+ * };
+ */
+export interface CatalogueProblem {
+  readonly line: number;
+  readonly kind: CatalogueProblemKind;
+  readonly message: string;
+}
+
+/**
+ * The entries that were read, and one problem per bad line.
+ *
+ * @example
+ * const { entries, problems }: CatalogueResult = parseLlmsTxt(text);
+ */
+export interface CatalogueResult {
+  readonly entries: CatalogueEntry[];
+  readonly problems: CatalogueProblem[];
+}
+
+/**
+ * A sitemap's result. `sitemaps` lists the child sitemaps of a `<sitemapindex>` (reported as a
+ * problem too): fetch each one and parse it in turn.
+ *
+ * @example
+ * const { entries, sitemaps }: SitemapResult = parseSitemap(xml);
+ */
+export interface SitemapResult extends CatalogueResult {
+  readonly sitemaps: string[];
+}
+
+/**
+ * Options shared by {@link parseLlmsTxt} and {@link parseSitemap}.
+ *
+ * @example
+ * parseLlmsTxt(text, { locale: "en", baseUrl: "https://example.com/" } satisfies CatalogueOptions);
+ */
+export interface CatalogueOptions {
+  /** Language of the problem messages. @default "pt-BR" */
+  readonly locale?: SurfaceLocale;
+  /**
+   * Absolute URL against which relative links are resolved (usually where the file was
+   * fetched). Without it a relative link is reported and skipped.
+   * @default undefined
+   */
+  readonly baseUrl?: string;
+  /**
+   * The id of the entry for a URL.
+   * @default (url) => `page:${path}`, the path without a trailing slash, plus the query
+   */
+  readonly id?: (url: URL) => string;
+}
+
+/** `page:/docs/a` for https://example.com/docs/a/ — the seed's namespaced page id. */
+function pageId(url: URL): string {
+  return `page:${trimSlash(url.pathname)}${url.search}`;
+}
+
+function trimSlash(path: string): string {
+  const trimmed = path.replace(/\/+$/, "");
+  return trimmed === "" ? "/" : trimmed;
+}
+
+/**
+ * The key under which two URLs name the same page: scheme, `www.`, a trailing slash and the
+ * fragment do not count; the query does.
+ */
+function pageKey(url: URL): string {
+  return `${url.host.replace(/^www\./, "")}${trimSlash(url.pathname)}${url.search}`;
+}
+
+/**
+ * A readable title from the last segment of a URL's path: decoded, extension dropped, dashes
+ * and underscores as spaces, first letter capitalised. The root takes the host name.
+ *
+ * @example
+ * titleFromUrl("https://example.com/research/gamma-flip_explained.html"); // => "Gamma flip explained"
+ * titleFromUrl("https://www.example.com/");                               // => "example.com"
+ */
+export function titleFromUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  const segments = parsed.pathname.split("/").filter((s) => s !== "");
+  const last = segments[segments.length - 1];
+  if (last === undefined) return parsed.hostname.replace(/^www\./, "");
+  let slug = last;
+  try {
+    slug = decodeURIComponent(last);
+  } catch {
+    // keep the raw segment
+  }
+  const words = slug
+    .replace(/\.(?:html?|php|aspx?|md|txt)$/i, "")
+    .replace(/[-_+]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (words === "") return parsed.hostname.replace(/^www\./, "");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Reads options once; a bad `baseUrl` is misuse and throws. */
+function settings(options: CatalogueOptions, caller: string) {
+  let base: URL | undefined;
+  if (options.baseUrl !== undefined) {
+    try {
+      base = new URL(options.baseUrl);
+    } catch {
+      throw new McpSearchError(`${caller}: baseUrl ${JSON.stringify(options.baseUrl)} is not an absolute URL.`);
+    }
+  }
+  return { texts: localeTexts(options.locale ?? "pt-BR").catalogue, base, id: options.id ?? pageId };
+}
+
+type Settings = ReturnType<typeof settings>;
+
+/** Resolves one link; a problem kind instead of a URL when it cannot be used. */
+function resolveUrl(raw: string, base: URL | undefined): URL | "missing-url" | "relative-url" | "invalid-url" {
+  if (raw === "") return "missing-url";
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(raw)) {
+      if (base === undefined) return "relative-url";
+      try {
+        url = new URL(raw, base);
+      } catch {
+        return "invalid-url";
+      }
+    } else {
+      return "invalid-url";
+    }
+  }
+  return url.protocol === "http:" || url.protocol === "https:" ? url : "invalid-url";
+}
+
+/** Collects entries in order, turning a repeated page or id into a problem on its line. */
+class Collector {
+  readonly entries: CatalogueEntry[] = [];
+  readonly problems: CatalogueProblem[] = [];
+  private readonly keys = new Map<string, number>();
+  private readonly ids = new Map<string, number>();
+
+  constructor(private readonly s: Settings) {}
+
+  problem(line: number, kind: CatalogueProblemKind, detail: string): void {
+    this.problems.push({ line, kind, message: `${this.s.texts.line(line)}: ${detail}` });
+  }
+
+  /** Resolves `raw`, checks it, and returns the URL to build an entry from, or null. */
+  url(line: number, raw: string): URL | null {
+    const url = resolveUrl(raw, this.s.base);
+    if (typeof url !== "string") return url;
+    const texts = this.s.texts;
+    const detail = url === "missing-url" ? texts.missingUrl : url === "relative-url" ? texts.relativeUrl(raw) : texts.invalidUrl(raw);
+    this.problem(line, url, detail);
+    return null;
+  }
+
+  add(line: number, url: URL, entry: Omit<CatalogueEntry, "id" | "url">): void {
+    const key = pageKey(url);
+    const seenAt = this.keys.get(key);
+    if (seenAt !== undefined) {
+      this.problem(line, "duplicate-url", this.s.texts.duplicateUrl(url.href, seenAt));
+      return;
+    }
+    const id = this.s.id(url);
+    const idAt = this.ids.get(id);
+    if (idAt !== undefined) {
+      this.problem(line, "duplicate-id", this.s.texts.duplicateId(id, idAt));
+      return;
+    }
+    this.keys.set(key, line);
+    this.ids.set(id, line);
+    this.entries.push({ id, url: url.href, ...entry });
+  }
+}
+
+const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+const LIST_ITEM = /^\s*[-*+]\s+(.*)$/;
+/** `[title](url "optional title")` then an optional `: description` (or `-`, `–`, `—`). */
+const LINK = /^\[([^\]]*)\]\(\s*<?([^\s)>]*)>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)\s*(?:[:\-–—]\s*)?(.*)$/;
+
+/**
+ * Reads an llms.txt (llmstxt.org): every list item `- [Title](url): description` becomes an
+ * entry with that title and the description as `text`; the `##` (and `###`) headings above it
+ * become its keywords, the `## Optional` section included. Prose, the `#` title, the `>` summary
+ * and fenced code are skipped. A list item under a section that is not a link, an empty title,
+ * a relative or non-http URL, and a repeated page are reported on their line and skipped.
+ *
+ * @example
+ * const { entries, problems } = parseLlmsTxt(
+ *   "# Example\n## Docs\n- [Live](https://example.com/live): the state right now\n- [](https://example.com/x)\n",
+ * );
+ * entries;  // => [{ id: "page:/live", title: "Live", url: "https://example.com/live", keywords: ["Docs"], text: "the state right now" }]
+ * problems; // => [{ line: 4, kind: "empty-title", message: 'linha 4: o link para https://example.com/x não tem título.' }]
+ */
+export function parseLlmsTxt(text: string, options: CatalogueOptions = {}): CatalogueResult {
+  const s = settings(options, "parseLlmsTxt");
+  const out = new Collector(s);
+  const sections: string[] = [];
+  let fenced = false;
+  const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
+  lines.forEach((raw, index) => {
+    const line = index + 1;
+    if (/^\s*(?:```|~~~)/.test(raw)) fenced = !fenced;
+    if (fenced || /^\s*(?:```|~~~)/.test(raw)) return;
+    const heading = HEADING.exec(raw);
+    if (heading !== null) {
+      const level = (heading[1] ?? "#").length;
+      if (level >= 2) {
+        sections.length = Math.min(sections.length, level - 2);
+        sections.push(heading[2] ?? "");
+      }
+      return;
+    }
+    const item = LIST_ITEM.exec(raw);
+    if (item === null) return;
+    const body = (item[1] ?? "").trim();
+    const link = LINK.exec(body);
+    if (link === null) {
+      if (sections.length > 0) out.problem(line, "not-a-link", s.texts.notALink(body));
+      return;
+    }
+    const url = out.url(line, (link[2] ?? "").trim());
+    if (url === null) return;
+    const title = (link[1] ?? "").trim();
+    if (title === "") {
+      out.problem(line, "empty-title", s.texts.emptyTitle(url.href));
+      return;
+    }
+    const description = (link[3] ?? "").trim();
+    const keywords = sections.filter((section) => section !== "");
+    out.add(line, url, {
+      title,
+      ...(keywords.length > 0 ? { keywords } : {}),
+      ...(description !== "" ? { text: description } : {}),
+    });
+  });
+  return { entries: out.entries, problems: out.problems };
+}
+
+/** W3C datetime as sitemaps.org allows it: a year, a month, a day, or a full timestamp. */
+const LASTMOD = /^\d{4}(?:-\d{2}(?:-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?)?)?$/;
+
+const METADATA = XMLParser.getMetaDataSymbol() as unknown as symbol;
+
+type XmlNode = { readonly [key: string]: unknown };
+
+/** Maps a character offset to its 1-based line (binary search over the line starts). */
+function lineFinder(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return (offset) => {
+    let at = Math.max(0, offset);
+    while (at < text.length && /\s/.test(text.charAt(at))) at += 1; // to the tag itself
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] ?? 0) <= at) low = mid;
+      else high = mid - 1;
+    }
+    return low + 1;
+  };
+}
+
+/** Every node under `name` anywhere in the tree, in document order, with its start offset. */
+function collect(node: unknown, name: string, parentStart: number, found: { node: unknown; start: number }[]): void {
+  if (node === null || typeof node !== "object") return;
+  if (Array.isArray(node)) {
+    for (const child of node) collect(child, name, parentStart, found);
+    return;
+  }
+  const meta = (node as Record<symbol, { startIndex?: number } | undefined>)[METADATA];
+  const start = meta?.startIndex ?? parentStart;
+  for (const [key, value] of Object.entries(node as XmlNode)) {
+    if (key === name) {
+      for (const item of Array.isArray(value) ? value : [value]) {
+        const itemStart = (item as Record<symbol, { startIndex?: number } | undefined> | null)?.[METADATA]?.startIndex;
+        found.push({ node: item, start: itemStart ?? start });
+        collect(item, name, itemStart ?? start, found);
+      }
+    } else {
+      collect(value, name, start, found);
+    }
+  }
+}
+
+function textOf(node: unknown, key: string): string {
+  if (node === null || typeof node !== "object") return "";
+  const value = (node as XmlNode)[key];
+  return typeof value === "string" || typeof value === "number" ? String(value).trim() : "";
+}
+
+/**
+ * Reads a sitemap.xml (sitemaps.org): every `<url><loc>` becomes an entry titled from its slug
+ * (see {@link titleFromUrl}), with `lastmod` when valid. A `<sitemapindex>` is reported and its
+ * child sitemaps come back in `sitemaps`. Malformed XML is reported at its line and the
+ * readable `<url>` elements are still used; a missing, relative or non-http `<loc>`, a
+ * repeated page and a malformed `<lastmod>` are each reported on their line.
+ *
+ * @example
+ * const { entries } = parseSitemap(
+ *   '<urlset><url><loc>https://example.com/research/gamma-flip</loc><lastmod>2026-08-24</lastmod></url></urlset>',
+ * );
+ * entries; // => [{ id: "page:/research/gamma-flip", title: "Gamma flip", url: "https://example.com/research/gamma-flip", lastmod: "2026-08-24" }]
+ */
+export function parseSitemap(text: string, options: CatalogueOptions = {}): SitemapResult {
+  const s = settings(options, "parseSitemap");
+  const out = new Collector(s);
+  const xml = text.replace(/^\uFEFF/, "");
+  const lineAt = lineFinder(xml);
+  const verdict = XMLValidator.validate(xml);
+  if (verdict !== true) {
+    out.problem(verdict.err.line, "malformed-xml", s.texts.malformedXml(verdict.err.msg));
+  }
+  let tree: unknown = {};
+  try {
+    tree = new XMLParser({
+      captureMetaData: true,
+      parseTagValue: false,
+      removeNSPrefix: true,
+      ignoreAttributes: true,
+    }).parse(xml);
+  } catch (error) {
+    if (verdict === true) out.problem(1, "malformed-xml", s.texts.malformedXml(String(error)));
+  }
+
+  const sitemaps: string[] = [];
+  const children: { node: unknown; start: number }[] = [];
+  collect(tree, "sitemap", 0, children);
+  for (const child of children) {
+    const line = lineAt(child.start);
+    const url = out.url(line, textOf(child.node, "loc"));
+    if (url !== null && !sitemaps.includes(url.href)) sitemaps.push(url.href);
+  }
+  if (children.length > 0) {
+    const line = lineAt(xml.search(/<([\w-]+:)?sitemapindex[\s>]/));
+    out.problem(line, "sitemap-index", s.texts.sitemapIndex(sitemaps.length));
+  }
+
+  const urls: { node: unknown; start: number }[] = [];
+  collect(tree, "url", 0, urls);
+  for (const { node, start } of urls) {
+    const line = lineAt(start);
+    const url = out.url(line, textOf(node, "loc"));
+    if (url === null) continue;
+    const lastmod = textOf(node, "lastmod");
+    if (lastmod !== "" && !LASTMOD.test(lastmod)) {
+      out.problem(line, "invalid-lastmod", s.texts.invalidLastmod(lastmod));
+    }
+    out.add(line, url, {
+      title: titleFromUrl(url.href),
+      ...(lastmod !== "" && LASTMOD.test(lastmod) ? { lastmod } : {}),
+    });
+  }
+  if (urls.length === 0 && children.length === 0 && verdict === true) {
+    out.problem(1, "not-a-sitemap", s.texts.notASitemap);
+  }
+  return { entries: out.entries, problems: out.problems, sitemaps };
+}
+
+/**
+ * Merges the two sources: every llms.txt entry, in its order, then every sitemap page that
+ * llms.txt does not name, in the sitemap's order. Pages are compared ignoring scheme, `www.`,
+ * trailing slash and fragment. llms.txt wins on title, text and keywords; the sitemap only
+ * adds its `lastmod`. The result has unique ids and unique pages (the first one wins), so it
+ * can go straight into `createIndex`.
+ *
+ * @example
+ * const merged = mergeCatalogues(parseLlmsTxt(llms).entries, parseSitemap(xml).entries);
+ * merged.map((e) => e.title); // => ["Live", "Gamma flip"] (curated titles first, slugs fill the gaps)
+ */
+export function mergeCatalogues(
+  llms: readonly CatalogueEntry[],
+  sitemap: readonly CatalogueEntry[],
+): CatalogueEntry[] {
+  const lastmods = new Map<string, string>();
+  for (const entry of sitemap) {
+    const key = keyOf(entry.url);
+    if (entry.lastmod !== undefined && !lastmods.has(key)) lastmods.set(key, entry.lastmod);
+  }
+  const keys = new Set<string>();
+  const ids = new Set<string>();
+  const merged: CatalogueEntry[] = [];
+  for (const entry of [...llms, ...sitemap]) {
+    const key = keyOf(entry.url);
+    if (keys.has(key) || ids.has(entry.id)) continue;
+    keys.add(key);
+    ids.add(entry.id);
+    const lastmod = entry.lastmod ?? lastmods.get(key);
+    merged.push(lastmod === undefined || entry.lastmod !== undefined ? entry : { ...entry, lastmod });
+  }
+  return merged;
+}
+
+function keyOf(url: string): string {
+  try {
+    return pageKey(new URL(url));
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * Dates as people type them: finds the days and months a query names, in pt-BR and English,
+ * and keeps only the ones a time-series server actually holds.
+ *
+ * chrono-node does the reading (ISO, dd/mm/yyyy, "24 de agosto de 2026", "August 24, 2026",
+ * "24 Aug 2026"); one small rule of ours adds the month-and-year form ("agosto de 2026",
+ * "August 2026") that chrono's strict parsers miss. Nothing here reads the clock: chrono gets a
+ * fixed reference date, and any result whose year, month or day chrono had to imply from it
+ * ("today", "ontem", "24 de agosto" without a year) is left out.
+ */
+import * as chrono from "chrono-node";
+import type { ParsedResult, Parser, ParsingContext, ParsingResult, Refiner } from "chrono-node";
+import { McpSearchError } from "./errors.js";
+
+/**
+ * Options of {@link findDates}.
+ *
+ * @example
+ * findDates("05/08/2026", { dayFirst: false } satisfies FindDatesOptions).dates; // => ["2026-05-08"]
+ */
+export interface FindDatesOptions {
+  /**
+   * Reads an ambiguous numeric date such as 05/08/2026 as day/month (5 August, the Brazilian and
+   * European order) or, when `false`, as month/day (May 8, the US order). A date that fits only
+   * one order (24/08/2026, 08/24/2026) is read in that order either way.
+   * @default true
+   */
+  readonly dayFirst?: boolean;
+}
+
+/**
+ * What {@link findDates} found. `dates` mixes exact days ("YYYY-MM-DD") and whole months
+ * ("YYYY-MM"), in the order the query names them, without repeats; a month appears only when
+ * the query names no day inside it. `invalid` holds the text of dates that are shaped like a
+ * date but are not on the calendar ("31/02/2026"): they are reported, never rolled over into
+ * the next month.
+ *
+ * @example
+ * const found: QueryDates = findDates("24 de agosto de 2026 e setembro de 2026");
+ * found.dates;   // => ["2026-08-24", "2026-09"]
+ * found.invalid; // => []
+ */
+export interface QueryDates {
+  readonly dates: string[];
+  readonly invalid: string[];
+}
+
+/** The reference date chrono is given, so that nothing depends on the clock. Never surfaces. */
+const REFERENCE = new Date(Date.UTC(2000, 0, 1, 12));
+
+const PT_MONTHS: Readonly<Record<string, number>> = {
+  janeiro: 1, jan: 1, fevereiro: 2, fev: 2, "março": 3, marco: 3, mar: 3, abril: 4, abr: 4,
+  maio: 5, mai: 5, junho: 6, jun: 6, julho: 7, jul: 7, agosto: 8, ago: 8, setembro: 9, set: 9,
+  outubro: 10, out: 10, novembro: 11, nov: 11, dezembro: 12, dez: 12,
+};
+
+const EN_MONTHS: Readonly<Record<string, number>> = {
+  january: 1, jan: 1, february: 2, feb: 2, march: 3, mar: 3, april: 4, apr: 4, may: 5,
+  june: 6, jun: 6, july: 7, jul: 7, august: 8, aug: 8, september: 9, sept: 9, sep: 9,
+  october: 10, oct: 10, november: 11, nov: 11, december: 12, dec: 12,
+};
+
+/** Longest names first, so "março" is tried before "mar". */
+function monthAlternation(months: Readonly<Record<string, number>>): string {
+  return Object.keys(months)
+    .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
+    .join("|");
+}
+
+/**
+ * The month-and-year rule chrono's strict parsers lack: a month name, an optional "." after an
+ * abbreviation, a joiner ("de", "of", ",", "/" or just a space) and a four-digit year. Linear:
+ * one alternation of literals, then fixed classes.
+ */
+function monthYearParser(months: Readonly<Record<string, number>>, joiner: string): Parser {
+  const pattern = new RegExp(
+    `(?<![\\p{L}\\p{N}])(${monthAlternation(months)})\\.?(?:\\s+${joiner}\\s+|\\s*[,/]\\s*|\\s+)(\\d{4})(?![\\p{L}\\p{N}])`,
+    "iu",
+  );
+  return {
+    pattern: () => pattern,
+    extract: (_context: ParsingContext, match: RegExpMatchArray) => {
+      const month = months[(match[1] ?? "").toLowerCase()];
+      const year = Number(match[2]);
+      return month === undefined ? null : { year, month };
+    },
+  };
+}
+
+/** The start of a result, and its end when it is a range. */
+function endsOf<C>(result: { readonly start: C; readonly end?: C | null | undefined }): C[] {
+  return result.end == null ? [result.start] : [result.start, result.end];
+}
+
+/** Collects the results chrono is about to drop as impossible dates; set only during a parse. */
+let impossible: ParsingResult[] | null = null;
+
+/** Runs first, before chrono filters out impossible dates, and notes them for `invalid`. */
+const noteImpossible: Refiner = {
+  refine: (_context, results) => {
+    for (const result of results) {
+      if (endsOf(result).some((c) => c.isCertain("day") && c.isCertain("month") && !c.isValidDate())) {
+        impossible?.push(result);
+      }
+    }
+    return results;
+  },
+};
+
+function buildParser(language: "pt" | "en", dayFirst: boolean): chrono.Chrono {
+  const configuration =
+    language === "pt"
+      ? chrono.pt.createConfiguration(true, dayFirst)
+      : chrono.en.configuration.createConfiguration(true, dayFirst);
+  configuration.parsers.push(
+    language === "pt" ? monthYearParser(PT_MONTHS, "de") : monthYearParser(EN_MONTHS, "of"),
+  );
+  configuration.refiners.unshift(noteImpossible);
+  return new chrono.Chrono(configuration);
+}
+
+const parsers = new Map<boolean, readonly chrono.Chrono[]>();
+
+function parsersFor(dayFirst: boolean): readonly chrono.Chrono[] {
+  let built = parsers.get(dayFirst);
+  if (built === undefined) {
+    built = [buildParser("pt", dayFirst), buildParser("en", dayFirst)];
+    parsers.set(dayFirst, built);
+  }
+  return built;
+}
+
+const pad = (n: number, width: number): string => String(n).padStart(width, "0");
+
+/** "YYYY-MM-DD" for a certain day, "YYYY-MM" for a certain month, null for anything implied. */
+function dateOf(components: ParsedResult["start"]): string | null {
+  if (!components.isCertain("year") || !components.isCertain("month")) return null;
+  const year = components.get("year") ?? 0;
+  const month = components.get("month") ?? 0;
+  const ym = `${pad(year, 4)}-${pad(month, 2)}`;
+  return components.isCertain("day") ? `${ym}-${pad(components.get("day") ?? 0, 2)}` : ym;
+}
+
+/** "3 days ago", "within 3 days": chrono computes these from the reference date, so they are dropped. */
+function isRelative(result: ParsedResult): boolean {
+  for (const tag of result.tags()) if (tag.startsWith("result/relativeDate")) return true;
+  return false;
+}
+
+interface Span {
+  readonly index: number;
+  readonly end: number;
+  readonly result: ParsedResult;
+}
+
+/** Both languages' results in text order; of two overlapping spans the longer wins (then the earlier). */
+function mergeSpans(lists: readonly ParsedResult[][]): Span[] {
+  const spans = lists
+    .flat()
+    .map((result) => ({ index: result.index, end: result.index + result.text.length, result }))
+    .sort((a, b) => a.index - b.index || b.end - a.end);
+  const kept: Span[] = [];
+  for (const span of spans) {
+    const last = kept[kept.length - 1];
+    if (last === undefined || span.index >= last.end) kept.push(span);
+    else if (span.end - span.index > last.end - last.index) kept[kept.length - 1] = span;
+  }
+  return kept;
+}
+
+/**
+ * Finds the dates a query names, in pt-BR and English at once: 2026-08-24, 24/08/2026,
+ * "24 de agosto de 2026", "agosto de 2026", "August 24, 2026", "24 Aug 2026", "August 2026".
+ *
+ * - A day comes back as "YYYY-MM-DD", a month as "YYYY-MM", in query order, without repeats.
+ * - A named day wins over the month containing it: "24 August 2026" is one day, and
+ *   "24/08/2026 ou agosto de 2026" too. A month with no named day in it stays a month.
+ * - A range ("de 24 a 26 de agosto de 2026") gives its two named ends, not the days between.
+ * - An impossible date (31/02/2026, 2026-02-30) goes to `invalid`, never to 3 March.
+ * - Only dates with an explicit year count. Relative words ("hoje", "ontem", "today",
+ *   "last week") and yearless dates ("24 de agosto") are ignored, so the output never depends
+ *   on the clock: resolve those in the server, which knows what "today" means for its data.
+ *
+ * @example
+ * findDates("fechamento de 24 de agosto de 2026").dates; // => ["2026-08-24"]
+ * findDates("August 2026 vs 2026-09-01").dates;          // => ["2026-08", "2026-09-01"]
+ * findDates("31/02/2026").invalid;                       // => ["31/02/2026"]
+ */
+export function findDates(query: string, options: FindDatesOptions = {}): QueryDates {
+  const text = query.normalize("NFC");
+  const notes: ParsingResult[] = [];
+  let lists: ParsedResult[][];
+  impossible = notes;
+  try {
+    lists = parsersFor(options.dayFirst ?? true).map((parser) => parser.parse(text, REFERENCE));
+  } finally {
+    impossible = null;
+  }
+  const spans = mergeSpans(lists);
+
+  const found: string[] = [];
+  for (const { result } of spans) {
+    if (isRelative(result)) continue;
+    for (const components of endsOf(result)) {
+      const date = dateOf(components);
+      if (date !== null && !found.includes(date)) found.push(date);
+    }
+  }
+  const days = found.filter((date) => date.length === 10);
+  const dates = found.filter((date) => date.length === 10 || !days.some((day) => day.startsWith(`${date}-`)));
+
+  const invalid: string[] = [];
+  const sortedNotes = [...notes].sort((a, b) => a.index - b.index);
+  for (const note of sortedNotes) {
+    const end = note.index + note.text.length;
+    const covered = spans.some((span) => span.index < end && note.index < span.end);
+    if (!covered && !invalid.includes(note.text)) invalid.push(note.text);
+  }
+  return { dates, invalid };
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function isCalendarDay(value: string): boolean {
+  const match = DAY.exec(value);
+  if (match === null) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(2000, month - 1, day));
+  date.setUTCFullYear(year);
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/**
+ * Keeps only the dates the server holds: a named day if it is held, a month as every held day
+ * inside it (ascending). The order follows `dates`, without repeats. A date with no record
+ * (a weekend, a holiday) simply drops out, so the honest answer to it is an empty result.
+ *
+ * Throws {@link McpSearchError} when `held` contains a value that is not a real "YYYY-MM-DD"
+ * day: that is a bug in the server's data, not a request outcome.
+ *
+ * @example
+ * const held = ["2026-08-21", "2026-08-24", "2026-08-25"];
+ * keepHeldDates(["2026-08-22"], held);               // => [] (a Saturday)
+ * keepHeldDates(["2026-08-24", "2026-08"], held);    // => ["2026-08-24", "2026-08-21", "2026-08-25"]
+ */
+export function keepHeldDates(dates: readonly string[], held: Iterable<string>): string[] {
+  const days = new Set<string>();
+  let position = 0;
+  for (const day of held) {
+    if (typeof day !== "string" || !isCalendarDay(day)) {
+      throw new McpSearchError(
+        `keepHeldDates: held[${position}] ${JSON.stringify(day)} is not a calendar day "YYYY-MM-DD".`,
+      );
+    }
+    days.add(day);
+    position += 1;
+  }
+  const sorted = [...days].sort();
+  const kept = new Set<string>();
+  const keep = (day: string): void => {
+    kept.add(day);
+  };
+  for (const date of dates) {
+    if (date.length === 10) {
+      if (days.has(date)) keep(date);
+    } else {
+      for (const day of sorted) if (day.startsWith(`${date}-`)) keep(day);
+    }
+  }
+  return [...kept];
+}
