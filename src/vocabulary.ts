@@ -152,9 +152,9 @@ interface QueryWord {
 function splitQueryWords(query: string): QueryWord[] {
   const words: QueryWord[] = [];
   query.split(/\s+/).forEach((token, group) => {
-    const parts = normalizeVocabularyText(token).replace(GLOB_METACHARACTERS, "").split(" ");
+    const parts = normalizeVocabularyText(token.replace(GLOB_METACHARACTERS, "")).split(" ");
     for (const part of parts) {
-      const text = trimEdges(part);
+      const text = normalizeVocabularyText(trimEdges(part));
       if (text !== "") words.push({ text, group });
     }
   });
@@ -258,9 +258,9 @@ function leftoverTerms(words: readonly QueryWord[], cut: ReadonlySet<number>): {
  *   sourceName: "o IBGE",
  *   entries: [{ asked: "renda", source: ["rendimento"] }, { asked: "pressão alta", source: ["hipertens"] }],
  * });
- * const expanded = vocab.expandQuery("renda média");
+ * const expanded = vocab.expandQuery("renda mensal");
  * // => [{ term: "renda", patterns: ["renda", "rendimento"], translated: true },
- * //     { term: "media", patterns: ["media"], translated: false }]
+ * //     { term: "mensal", patterns: ["mensal"], translated: false }]
  * vocab.matchesQuery(vocab.normalize("Rendimento médio mensal"), expanded); // => true
  * vocab.vocabularyNotes(expanded);
  * // => ['"renda" também foi buscado como rendimento — a palavra que o IBGE usa.']
