@@ -27,6 +27,10 @@ export type {
   SearchResult,
 } from "./contract.js";
 
+// Ranking
+export { DEFAULT_LIMIT, createIndex, normalizeText, rankEntries, tokenize } from "./rank.js";
+export type { IndexEntry, SearchIndex, SearchOptions } from "./rank.js";
+
 // Vocabulary
 export { createVocabulary } from "./vocabulary.js";
 export type { ExpandedTerm, Vocabulary, VocabularyEntry, VocabularyLocale, VocabularyOptions } from "./vocabulary.js";

@@ -1,7 +1,17 @@
 /**
- * The ranking index. (Types laid first; the implementation arrives with the ranking issue.)
+ * The ranking index: the documented rule, computed from postings built once.
+ *
+ * The rule (per distinct query token, per field): an exact token hit scores 1, a prefix hit from
+ * 3 characters on scores 0.5, weighted id 10, title 3, keywords 2, text 1; each covered token adds
+ * 10, the whole normalised query inside the normalised title adds 5; ties keep the collection's
+ * order. `createIndex` precomputes an inverted index over a sorted term dictionary (a prefix is a
+ * range), so a query touches only the entries that share a token or a prefix with it.
  */
 import type { SearchResult } from "./contract.js";
+import { McpSearchError } from "./errors.js";
+import { normalizeText } from "./_normalize.js";
+
+export { normalizeText };
 
 /**
  * One thing that can be found: an id, a title and a public URL. `keywords` and `text` only
@@ -44,4 +54,368 @@ export interface SearchOptions {
 export interface SearchIndex {
   readonly size: number;
   search(query: string, options?: SearchOptions): SearchResult[];
+}
+
+/**
+ * How many results `search` returns when `limit` is not given.
+ *
+ * @example
+ * index.search("soja").length <= DEFAULT_LIMIT; // => true
+ */
+export const DEFAULT_LIMIT = 10;
+
+/** Portuguese function words, then the English ones; never tokens. */
+const STOPWORDS: ReadonlySet<string> = new Set(
+  ("a o as os um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou " +
+    "the of in and for by").split(" "),
+);
+const NON_ALPHANUMERIC = /[^a-z0-9]+/;
+
+/**
+ * Normalises (see `normalizeText`), splits on `[^a-z0-9]+` and keeps each token of 2 or more
+ * characters that is not a stopword, once, in first-seen order.
+ *
+ * @example
+ * tokenize("Produção de soja e de milho no Paraná"); // => ["producao", "soja", "milho", "parana"]
+ * tokenize("PIB a preços de 2010");                 // => ["pib", "precos", "2010"]
+ */
+export function tokenize(text: string): string[] {
+  const tokens = new Set<string>();
+  for (const run of normalizeText(text).split(NON_ALPHANUMERIC)) {
+    if (run.length >= 2 && !STOPWORDS.has(run)) tokens.add(run);
+  }
+  return [...tokens];
+}
+
+// Fields as bits of a posting's mask, and their weights.
+const ID = 1;
+const TITLE = 2;
+const KEYWORDS = 4;
+const TEXT = 8;
+const WEIGHTS: readonly (readonly [number, number])[] = [[ID, 10], [TITLE, 3], [KEYWORDS, 2], [TEXT, 1]];
+
+/**
+ * One token's score in half points, by `(exactMask << 4) | prefixMask`: per field, an exact hit
+ * is worth 2 × weight, else a prefix hit 1 × weight; plus 20 (10 points) for covering the token.
+ */
+const TOKEN_SCORE = new Uint8Array(256).map((_, masks) => {
+  let half = 20;
+  for (const [bit, weight] of WEIGHTS) {
+    if ((masks >> 4) & bit) half += 2 * weight;
+    else if (masks & bit) half += weight;
+  }
+  return half;
+});
+const PHRASE_BONUS = 10;
+
+/** Terms sorted by code unit, and for each its postings (entry, field mask) in CSR form. */
+interface Postings {
+  readonly terms: readonly string[];
+  readonly start: Int32Array;
+  readonly entry: Int32Array;
+  readonly mask: Uint8Array;
+}
+
+/** Collects (term, entry, field) triples in entry order, one posting per (term, entry). */
+class PostingsBuilder {
+  private readonly ids = new Map<string, number>();
+  private readonly lastEntry: number[] = [];
+  private readonly lastSlot: number[] = [];
+  private readonly termOf: number[] = [];
+  private readonly entryOf: number[] = [];
+  private readonly maskOf: number[] = [];
+
+  add(term: string, entry: number, bit: number): void {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.ids.size;
+      this.ids.set(term, id);
+    }
+    if (this.lastEntry[id] === entry) {
+      const slot = this.lastSlot[id] as number;
+      this.maskOf[slot] = (this.maskOf[slot] as number) | bit;
+      return;
+    }
+    this.lastEntry[id] = entry;
+    this.lastSlot[id] = this.termOf.length;
+    this.termOf.push(id);
+    this.entryOf.push(entry);
+    this.maskOf.push(bit);
+  }
+
+  finish(): Postings {
+    const byId = [...this.ids.keys()];
+    const order = byId.map((_, id) => id).sort((a, b) => ((byId[a] as string) < (byId[b] as string) ? -1 : 1));
+    const rank = new Int32Array(order.length);
+    order.forEach((id, position) => (rank[id] = position));
+    const start = new Int32Array(order.length + 1);
+    for (const id of this.termOf) start[(rank[id] as number) + 1]! += 1;
+    for (let t = 0; t < order.length; t++) start[t + 1]! += start[t] as number;
+    const fill = start.slice(0, order.length);
+    const entry = new Int32Array(this.termOf.length);
+    const mask = new Uint8Array(this.termOf.length);
+    this.termOf.forEach((id, p) => {
+      const slot = fill[rank[id] as number]!++;
+      entry[slot] = this.entryOf[p] as number;
+      mask[slot] = this.maskOf[p] as number;
+    });
+    return { terms: order.map((id) => byId[id] as string), start, entry, mask };
+  }
+}
+
+/** The first index whose string is `>= key`. */
+function lowerBound(sorted: readonly string[], key: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sorted[middle] as string) < key) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** `[from, to)`: the strings of `sorted` that start with `prefix`. */
+function prefixRange(sorted: readonly string[], prefix: string): [number, number] {
+  return [lowerBound(sorted, prefix), lowerBound(sorted, prefix + "\uffff")];
+}
+
+/**
+ * Finds the titles that may hold the whole query even where no query token matches a title token
+ * ("oja" inside "soja", "par" inside the stopword "para"): every title run of 2 or more
+ * characters, stopwords included, with each of its suffixes sorted, so "runs containing x" is a
+ * prefix range over the suffixes.
+ */
+interface TitleRuns {
+  readonly runs: Postings;
+  readonly suffixes: readonly string[];
+  readonly suffixRun: Int32Array;
+}
+
+function buildTitleRuns(normalizedTitles: readonly string[]): TitleRuns {
+  const builder = new PostingsBuilder();
+  normalizedTitles.forEach((title, entry) => {
+    for (const run of title.split(NON_ALPHANUMERIC)) if (run.length >= 2) builder.add(run, entry, TITLE);
+  });
+  const runs = builder.finish();
+  const pairs: [string, number][] = [];
+  runs.terms.forEach((run, id) => {
+    for (let offset = 0; offset <= run.length - 2; offset++) pairs.push([run.slice(offset), id]);
+  });
+  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+  return { runs, suffixes: pairs.map(([suffix]) => suffix), suffixRun: Int32Array.from(pairs, ([, id]) => id) };
+}
+
+/**
+ * True when every title holding `phrase` already matches one of its tokens: a token bounded by
+ * separators on both sides is a whole title token, and one bounded on the left with 3 or more
+ * characters starts a title token (unless a stopword starts with it, as "par" starts "para").
+ */
+function phraseImpliesTokenHit(phrase: string): boolean {
+  const runs = phrase.split(NON_ALPHANUMERIC);
+  return runs.some((run, i) => {
+    if (run.length < 2 || STOPWORDS.has(run) || i === 0) return false;
+    if (i < runs.length - 1) return true;
+    return run.length >= 3 && ![...STOPWORDS].some((word) => word.length > run.length && word.startsWith(run));
+  });
+}
+
+/** Everything a search reads, built once; `score` and the masks are scratch, zero between calls. */
+interface IndexData {
+  readonly ids: readonly string[];
+  readonly titles: readonly string[];
+  readonly urls: readonly string[];
+  readonly normalizedTitles: readonly string[];
+  readonly postings: Postings;
+  readonly titleRuns: TitleRuns;
+  readonly score: Float64Array;
+  readonly exact: Uint8Array;
+  readonly prefix: Uint8Array;
+  readonly touched: Int32Array;
+  readonly tokenTouched: Int32Array;
+}
+
+function buildIndexData(entries: readonly IndexEntry[]): IndexData {
+  const seen = new Map<string, number>();
+  const builder = new PostingsBuilder();
+  const ids: string[] = [];
+  const titles: string[] = [];
+  const urls: string[] = [];
+  entries.forEach((entry, i) => {
+    for (const field of ["id", "title", "url"] as const) {
+      if (typeof entry?.[field] !== "string") {
+        throw new McpSearchError(`Index entry ${i} has no string "${field}": every entry needs an id, a title and a url.`);
+      }
+    }
+    const first = seen.get(entry.id);
+    if (first !== undefined) {
+      throw new McpSearchError(
+        `Duplicate id ${JSON.stringify(entry.id)} in the index (entries ${first} and ${i}): an id must resolve to one document.`,
+      );
+    }
+    seen.set(entry.id, i);
+    ids.push(entry.id);
+    titles.push(entry.title);
+    urls.push(entry.url);
+    // The id field also counts when the whole normalised id equals the token; such an id
+    // tokenises to exactly that token, so its exact posting already says so.
+    for (const token of tokenize(entry.id)) builder.add(token, i, ID);
+    for (const token of tokenize(entry.title)) builder.add(token, i, TITLE);
+    for (const keyword of entry.keywords ?? []) for (const token of tokenize(keyword)) builder.add(token, i, KEYWORDS);
+    for (const token of tokenize(entry.text ?? "")) builder.add(token, i, TEXT);
+  });
+  const normalizedTitles = titles.map(normalizeText);
+  const size = ids.length;
+  return {
+    ids,
+    titles,
+    urls,
+    normalizedTitles,
+    postings: builder.finish(),
+    titleRuns: buildTitleRuns(normalizedTitles),
+    score: new Float64Array(size),
+    exact: new Uint8Array(size),
+    prefix: new Uint8Array(size),
+    touched: new Int32Array(size),
+    tokenTouched: new Int32Array(size),
+  };
+}
+
+/** Ors the field masks of one term's postings into `flags`, listing newly seen entries. */
+function collectTerm(data: IndexData, term: number, flags: Uint8Array, count: number): number {
+  const { start, entry, mask } = data.postings;
+  const { exact, prefix, tokenTouched } = data;
+  for (let p = start[term]!, end = start[term + 1]!; p < end; p++) {
+    const e = entry[p]!;
+    if ((exact[e]! | prefix[e]!) === 0) tokenTouched[count++] = e;
+    flags[e]! |= mask[p]!;
+  }
+  return count;
+}
+
+/** Adds one query token's half points to every entry it covers; returns the touched count. */
+function scoreToken(data: IndexData, token: string, touchedCount: number): number {
+  const { terms } = data.postings;
+  const { exact, prefix, score, touched, tokenTouched } = data;
+  let term = lowerBound(terms, token);
+  let count = terms[term] === token ? collectTerm(data, term++, exact, 0) : 0;
+  if (token.length >= 3) {
+    for (const end = lowerBound(terms, token + "\uffff"); term < end; term++) count = collectTerm(data, term, prefix, count);
+  }
+  for (let i = 0; i < count; i++) {
+    const e = tokenTouched[i]!;
+    if (score[e] === 0) touched[touchedCount++] = e;
+    score[e]! += TOKEN_SCORE[(exact[e]! << 4) | prefix[e]!]!;
+    exact[e] = 0;
+    prefix[e] = 0;
+  }
+  return touchedCount;
+}
+
+/** Adds the phrase bonus to touched entries and to titles holding the phrase with no token hit. */
+function scorePhrase(data: IndexData, phrase: string, touchedCount: number): number {
+  const { normalizedTitles, score, touched } = data;
+  for (let i = 0; i < touchedCount; i++) {
+    const e = touched[i]!;
+    if (normalizedTitles[e]!.includes(phrase)) score[e]! += PHRASE_BONUS;
+  }
+  if (phraseImpliesTokenHit(phrase)) return touchedCount;
+  const { runs, suffixes, suffixRun } = data.titleRuns;
+  const longest = phrase.split(NON_ALPHANUMERIC).reduce((a, b) => (b.length > a.length ? b : a));
+  const [from, to] = prefixRange(suffixes, longest);
+  for (let s = from; s < to; s++) {
+    const run = suffixRun[s]!;
+    for (let p = runs.start[run]!, end = runs.start[run + 1]!; p < end; p++) {
+      const e = runs.entry[p]!;
+      if (score[e] === 0 && normalizedTitles[e]!.includes(phrase)) {
+        score[e] = PHRASE_BONUS;
+        touched[touchedCount++] = e;
+      }
+    }
+  }
+  return touchedCount;
+}
+
+/**
+ * The `limit` best touched entries, best first: a min-heap of keys that order by score, then by
+ * collection order (`score × size + size − 1 − entry`, exact in a double).
+ */
+function selectTop(data: IndexData, touchedCount: number, limit: number): SearchResult[] {
+  const { score, touched, ids, titles, urls } = data;
+  const size = ids.length;
+  const heap = new Float64Array(Math.min(limit, touchedCount));
+  let length = 0;
+  for (let i = 0; i < touchedCount; i++) {
+    const e = touched[i]!;
+    const key = score[e]! * size + (size - 1 - e);
+    if (length < heap.length) {
+      let child = length++;
+      while (child > 0 && heap[(child - 1) >> 1]! > key) {
+        heap[child] = heap[(child - 1) >> 1]!;
+        child = (child - 1) >> 1;
+      }
+      heap[child] = key;
+    } else if (key > heap[0]!) {
+      let parent = 0;
+      for (let child = 1; child < length; parent = child, child = 2 * child + 1) {
+        if (child + 1 < length && heap[child + 1]! < heap[child]!) child++;
+        if (heap[child]! >= key) break;
+        heap[parent] = heap[child]!;
+      }
+      heap[parent] = key;
+    }
+  }
+  heap.sort().reverse();
+  return Array.from(heap, (key) => {
+    const e = size - 1 - (key % size);
+    return { id: ids[e]!, title: titles[e]!, url: urls[e]! };
+  });
+}
+
+function searchIndex(data: IndexData, query: string, options?: SearchOptions): SearchResult[] {
+  const limit = Math.floor(options?.limit ?? DEFAULT_LIMIT);
+  const tokens = tokenize(query);
+  if (!(limit > 0) || tokens.length === 0) return [];
+  let touchedCount = 0;
+  for (const token of tokens) touchedCount = scoreToken(data, token, touchedCount);
+  const phrase = normalizeText(query);
+  if (phrase.length >= 3) touchedCount = scorePhrase(data, phrase, touchedCount);
+  const results = selectTop(data, touchedCount, limit);
+  for (let i = 0; i < touchedCount; i++) data.score[data.touched[i]!] = 0;
+  return results;
+}
+
+/**
+ * Builds the index once: tokens, postings and a sorted term dictionary. The entries are copied,
+ * so a later change to the caller's array cannot corrupt the index. Throws `McpSearchError`
+ * naming any id that appears twice, or an entry without a string id, title or url.
+ *
+ * @example
+ * const index = createIndex([
+ *   { id: "sidra:6579", title: "Tabela 6579 — População residente estimada", url: "https://sidra.ibge.gov.br/tabela/6579" },
+ *   { id: "sidra:1612", title: "Tabela 1612 — Produção agrícola municipal", url: "https://sidra.ibge.gov.br/tabela/1612" },
+ * ]);
+ * index.size;                     // => 2
+ * index.search("populacao")[0]?.id; // => "sidra:6579"
+ * index.search("de", { limit: 5 });   // => [] (stopwords only)
+ */
+export function createIndex(entries: readonly IndexEntry[]): SearchIndex {
+  const data = buildIndexData(entries);
+  return {
+    size: data.ids.length,
+    search: (query, options) => searchIndex(data, query, options),
+  };
+}
+
+/**
+ * Ranks a small collection in one call: the same as `createIndex(entries).search(query, options)`.
+ *
+ * @example
+ * rankEntries(
+ *   [{ id: "soja", title: "Produção de soja", url: "https://example.org/soja" }],
+ *   "Soja",
+ * ); // => [{ id: "soja", title: "Produção de soja", url: "https://example.org/soja" }]
+ */
+export function rankEntries(entries: readonly IndexEntry[], query: string, options?: SearchOptions): SearchResult[] {
+  return createIndex(entries).search(query, options);
 }
