@@ -23,7 +23,7 @@ describe("the built package", () => {
   it("ships declarations for both module systems", () => {
     const esmTypes = readFileSync(new URL("../dist/index.d.ts", import.meta.url), "utf8");
     const cjsTypes = readFileSync(new URL("../dist/index.d.cts", import.meta.url), "utf8");
-    for (const name of [...runtimeNames, "SearchResult", "FetchDocument", "ContractLocale", "JsonSchemaObject"]) {
+    for (const name of [...runtimeNames, "SearchResult", "FetchDocument", "ContractLocale", "JsonSchemaObject", "IndexEntry", "SearchIndex", "SearchOptions"]) {
       expect(esmTypes).toContain(name);
       expect(cjsTypes).toContain(name);
     }
