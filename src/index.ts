@@ -53,5 +53,20 @@ export type {
   UsageShape,
 } from "./register.js";
 
+// Catalogue
+export { mergeCatalogues, parseLlmsTxt, parseSitemap, titleFromUrl } from "./catalogue.js";
+export type {
+  CatalogueEntry,
+  CatalogueOptions,
+  CatalogueProblem,
+  CatalogueProblemKind,
+  CatalogueResult,
+  SitemapResult,
+} from "./catalogue.js";
+
+// Dates
+export { findDates, keepHeldDates } from "./dates.js";
+export type { FindDatesOptions, QueryDates } from "./dates.js";
+
 // Errors
 export { McpSearchError } from "./errors.js";
