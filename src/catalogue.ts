@@ -148,7 +148,7 @@ export function titleFromUrl(url: string): string {
   }
   const words = slug
     .replace(/\.(?:html?|php|aspx?|md|txt)$/i, "")
-    .replace(/[-_+]+/g, " ")
+    .replace(/(?<!\d)[-_+]+|[-_+]+(?!\d)/g, " ") // "gamma-flip" spaced, "2026-08-24" kept
     .replace(/\s+/g, " ")
     .trim();
   if (words === "") return parsed.hostname.replace(/^www\./, "");
@@ -202,6 +202,11 @@ class Collector {
 
   problem(line: number, kind: CatalogueProblemKind, detail: string): void {
     this.problems.push({ line, kind, message: `${this.s.texts.line(line)}: ${detail}` });
+  }
+
+  /** Problems by line; a stable sort keeps the order of two problems on one line. */
+  sortedProblems(): CatalogueProblem[] {
+    return [...this.problems].sort((a, b) => a.line - b.line);
   }
 
   /** Resolves `raw`, checks it, and returns the URL to build an entry from, or null. */
@@ -294,7 +299,7 @@ export function parseLlmsTxt(text: string, options: CatalogueOptions = {}): Cata
       ...(description !== "" ? { text: description } : {}),
     });
   });
-  return { entries: out.entries, problems: out.problems };
+  return { entries: out.entries, problems: out.sortedProblems() };
 }
 
 /** W3C datetime as sitemaps.org allows it: a year, a month, a day, or a full timestamp. */
@@ -415,7 +420,7 @@ export function parseSitemap(text: string, options: CatalogueOptions = {}): Site
   if (urls.length === 0 && children.length === 0 && verdict === true) {
     out.problem(1, "not-a-sitemap", s.texts.notASitemap);
   }
-  return { entries: out.entries, problems: out.problems, sitemaps };
+  return { entries: out.entries, problems: out.sortedProblems(), sitemaps };
 }
 
 /**
