@@ -4,10 +4,8 @@
  */
 import type { ContractLocale } from "./contract.js";
 import { McpSearchError } from "./errors.js";
+import { DEFAULT_LIMIT } from "./rank.js";
 import type { DeepResearchToolsOptions } from "./register.js";
-
-/** The most results `search` returns when `limit` is not given. */
-export const DEFAULT_TOOL_LIMIT = 10;
 
 const LOCALES: readonly ContractLocale[] = ["pt-BR", "en"];
 const OPTIONAL_FUNCTIONS = ["notFound", "onError", "extendOutputSchema", "record", "classifyError", "classifyThrown"] as const;
@@ -42,7 +40,7 @@ export function validateOptions(server: unknown, options: DeepResearchToolsOptio
   }
   const locale = options.locale ?? "pt-BR";
   if (!LOCALES.includes(locale)) fail(`unknown \`locale\` ${JSON.stringify(locale)}: use "pt-BR" or "en".`);
-  const limit = options.limit ?? DEFAULT_TOOL_LIMIT;
+  const limit = options.limit ?? DEFAULT_LIMIT;
   if (!Number.isSafeInteger(limit) || limit < 1) fail(`\`limit\` must be an integer of at least 1 (got ${String(limit)}).`);
   return { locale, limit };
 }
