@@ -67,6 +67,8 @@ export interface VocabularyTexts {
   readonly badStopword: (index: number) => string;
   /** A SQL column name that is not a plain identifier; `column` is already quoted. */
   readonly unsafeColumn: (column: string) => string;
+  /** A `locale` the vocabulary does not know; `locale` is already quoted. */
+  readonly unknownLocale: (locale: string) => string;
 }
 
 /** Per-line problem reports of the catalogue parsers (src/catalogue.ts). */
@@ -137,6 +139,7 @@ const PT_BR: LocaleTexts = {
     badStopword: (index) => `createVocabulary: "extraStopwords[${index}]" deve ser texto.`,
     unsafeColumn: (column) =>
       `buildGlobClause: a coluna ${column} não é um identificador simples ([A-Za-z_][A-Za-z0-9_]*).`,
+    unknownLocale: (locale) => `createVocabulary: idioma ${locale} desconhecido; use "pt-BR" ou "en".`,
   },
   tools: {
     searchTitle: "Buscar documentos",
@@ -205,6 +208,7 @@ const EN: LocaleTexts = {
     badStopword: (index) => `createVocabulary: "extraStopwords[${index}]" must be text.`,
     unsafeColumn: (column) =>
       `buildGlobClause: column ${column} is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*).`,
+    unknownLocale: (locale) => `createVocabulary: unknown locale ${locale}; use "pt-BR" or "en".`,
   },
   tools: {
     searchTitle: "Search documents",

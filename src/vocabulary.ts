@@ -268,7 +268,7 @@ function leftoverTerms(words: readonly QueryWord[], cut: ReadonlySet<number>): {
 export function createVocabulary(options: VocabularyOptions): Vocabulary {
   const locale: VocabularyLocale = options.locale ?? "pt-BR";
   if (locale !== "pt-BR" && locale !== "en") {
-    throw new McpSearchError(`createVocabulary: unknown locale ${JSON.stringify(locale)}; use "pt-BR" or "en".`);
+    throw new McpSearchError(localeTexts("pt-BR").vocabulary.unknownLocale(JSON.stringify(locale)));
   }
   const texts = localeTexts(locale).vocabulary;
   const sourceName = typeof options.sourceName === "string" ? options.sourceName.trim() : "";
