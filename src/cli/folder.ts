@@ -1,0 +1,276 @@
+/**
+ * The document set of a served folder. It is read once, then kept current incrementally: each
+ * refresh lists the tree and stats every file, re-reads only the files whose modification time
+ * or size changed, drops the deleted ones, and rebuilds the search index only when something
+ * changed. Every read goes through the one containment check, {@link resolveInside}.
+ */
+import type { Dirent } from "node:fs";
+import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { extname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createIndex, type IndexEntry, type SearchIndex, type Vocabulary } from "../index.js";
+import { decodeUtf8, extractDocument, SUPPORTED_EXTENSIONS } from "./documents.js";
+import { documentId, resolveInside } from "./paths.js";
+
+/**
+ * Folders never indexed, wherever they are: version control, dependencies, build output and
+ * virtual environments. Every folder whose name starts with "." is skipped too.
+ *
+ * @example
+ * VENDOR_FOLDERS.has("node_modules"); // => true
+ */
+export const VENDOR_FOLDERS: ReadonlySet<string> = new Set([
+  "node_modules", "bower_components", "jspm_packages", "vendor", "dist", "build", "out", "target",
+  "coverage", "venv", "env", "__pycache__", "site-packages", "_build", "__MACOSX",
+]);
+
+/** The largest file indexed, by default: 1 MiB. */
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
+/**
+ * One indexed file.
+ *
+ * @example
+ * const doc: FolderDocument = { id: "doc:a.md", relative: "a.md", title: "A", url: "file:///srv/docs/a.md",
+ *   text: "# A", format: "markdown", bytes: 3, modified: 1767225600000 };
+ */
+export interface FolderDocument {
+  readonly id: string;
+  readonly relative: string;
+  readonly title: string;
+  readonly url: string;
+  readonly text: string;
+  readonly format: string;
+  readonly bytes: number;
+  readonly modified: number;
+}
+
+/**
+ * The folder as of the last refresh: its documents by relative path, the index over them, and
+ * the ids that existed earlier in this session but are gone now.
+ *
+ * @example
+ * const { documents, index }: FolderSnapshot = await folder.refresh();
+ */
+export interface FolderSnapshot {
+  readonly documents: ReadonlyMap<string, FolderDocument>;
+  readonly index: SearchIndex;
+  readonly removed: ReadonlySet<string>;
+}
+
+/**
+ * Options of {@link openFolder}.
+ *
+ * @example
+ * const options: FolderOptions = { root: "./docs", vocabulary, baseUrl: "https://docs.example.com/" };
+ */
+export interface FolderOptions {
+  /** The folder to serve. */
+  readonly root: string;
+  /** Adds the everyday words of its table to each document's keywords. */
+  readonly vocabulary: Vocabulary;
+  /** Public base URL; a document's url is this plus its path. @default undefined (file:// URIs) */
+  readonly baseUrl?: string | undefined;
+  /** Files larger than this are skipped. @default 1048576 (1 MiB) */
+  readonly maxFileBytes?: number | undefined;
+  /** Progress lines; the CLI writes them to stderr. @default undefined (silent) */
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+/**
+ * A served folder. `refresh()` brings the snapshot up to date (concurrent calls share one
+ * refresh); `current` is the last snapshot.
+ *
+ * @example
+ * const folder: Folder = await openFolder({ root: "./docs", vocabulary });
+ * folder.current.documents.size; // => 32
+ */
+export interface Folder {
+  readonly root: string;
+  readonly baseUrl: string | undefined;
+  readonly current: FolderSnapshot;
+  refresh(): Promise<FolderSnapshot>;
+}
+
+/** What was known of a file at the last refresh; `document` is absent when it was skipped. */
+interface Known {
+  readonly modified: number;
+  readonly size: number;
+  readonly document?: FolderDocument;
+  readonly entry?: IndexEntry;
+}
+
+/** A file found by the walk, and whether it is a symbolic link. */
+interface Listed {
+  readonly relative: string;
+  readonly link: boolean;
+}
+
+/**
+ * Opens a folder and indexes it. Throws an `Error` with one clear sentence when the folder does
+ * not exist or is not a directory.
+ *
+ * @example
+ * const folder = await openFolder({ root: "examples/corpus", vocabulary });
+ * folder.current.index.search("extraction")[0]?.id; // => "doc:reference/glossary.md"
+ */
+export async function openFolder(options: FolderOptions): Promise<Folder> {
+  let root: string;
+  try {
+    root = await realpath(options.root);
+  } catch {
+    throw new Error(`The folder ${JSON.stringify(options.root)} does not exist.`);
+  }
+  if (!(await stat(root)).isDirectory()) throw new Error(`${JSON.stringify(options.root)} is not a folder.`);
+  const baseUrl = options.baseUrl === undefined ? undefined : options.baseUrl.replace(/\/*$/, "/");
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const log = options.log ?? (() => undefined);
+  const known = new Map<string, Known>();
+  const removed = new Set<string>();
+  let current: FolderSnapshot = { documents: new Map(), index: createIndex([]), removed };
+  let running: Promise<FolderSnapshot> | undefined;
+
+  const urlOf = (relative: string) =>
+    baseUrl === undefined ? pathToFileURL(join(root, relative)).href : baseUrl + relative.split("/").map(encodeURIComponent).join("/");
+
+  async function readOne(file: Listed, modified: number, size: number): Promise<Known> {
+    if (size > maxFileBytes) {
+      log(`skipped ${file.relative}: ${size} bytes is over the ${maxFileBytes}-byte cap`);
+      return { modified, size };
+    }
+    const real = await resolveInside(root, file.relative);
+    if (real === null) {
+      log(`skipped ${file.relative}: it resolves outside the folder`);
+      return { modified, size };
+    }
+    const bytes = await readFile(real).catch(() => undefined);
+    const source = bytes === undefined || bytes.length > maxFileBytes ? undefined : decodeUtf8(bytes);
+    if (source === undefined) {
+      log(`skipped ${file.relative}: not readable as UTF-8 text`);
+      return { modified, size };
+    }
+    const { title, text, format } = extractDocument(file.relative, source);
+    const id = documentId(file.relative);
+    const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), text, format, bytes: size, modified };
+    const keywords = options.vocabulary.askedWordsFor(`${title}\n${text}`);
+    return { modified, size, document, entry: { id, title, url: document.url, keywords, text } };
+  }
+
+  async function run(): Promise<FolderSnapshot> {
+    const started = performance.now();
+    const listed = await walk(root, log);
+    let changed = false;
+    const seen = new Set<string>();
+    await mapLimit(listed, 64, async (file) => {
+      const info = await statListed(root, file);
+      if (info === null) return;
+      seen.add(file.relative);
+      const before = known.get(file.relative);
+      if (before !== undefined && before.modified === info.mtimeMs && before.size === info.size) return;
+      known.set(file.relative, await readOne(file, info.mtimeMs, info.size));
+      changed = true;
+    });
+    for (const relative of [...known.keys()]) {
+      if (seen.has(relative) && known.has(relative)) continue;
+      const gone = known.get(relative);
+      if (gone?.document !== undefined) removed.add(gone.document.id);
+      known.delete(relative);
+      changed = true;
+    }
+    if (!changed) return current;
+    const relatives = [...known.keys()].sort(compareCodeUnits);
+    const documents = new Map<string, FolderDocument>();
+    const entries: IndexEntry[] = [];
+    for (const relative of relatives) {
+      const entry = known.get(relative);
+      if (entry?.document === undefined || entry.entry === undefined) continue;
+      documents.set(relative, entry.document);
+      entries.push(entry.entry);
+      removed.delete(entry.document.id);
+    }
+    current = { documents, index: createIndex(entries), removed };
+    log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms`);
+    return current;
+  }
+
+  const folder: Folder = {
+    root,
+    baseUrl,
+    get current() {
+      return current;
+    },
+    refresh() {
+      running ??= run().finally(() => {
+        running = undefined;
+      });
+      return running;
+    },
+  };
+  await folder.refresh();
+  return folder;
+}
+
+/** Code-unit order: deterministic, independent of the machine's locale. */
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The size and modification time of a listed file; a link is followed only inside the root. */
+async function statListed(root: string, file: Listed): Promise<{ mtimeMs: number; size: number } | null> {
+  try {
+    if (!file.link) return await lstat(join(root, file.relative));
+    const real = await resolveInside(root, file.relative);
+    if (real === null) return null;
+    const info = await stat(real);
+    return info.isFile() ? info : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Lists the supported files under `root`, as relative paths with "/" separators. Vendor and
+ * hidden folders are skipped; symbolic links to folders are not followed (no cycles); symbolic
+ * links to files are listed and checked for containment when read.
+ */
+async function walk(root: string, log: (line: string) => void): Promise<Listed[]> {
+  const found: Listed[] = [];
+  const pending: string[] = [""];
+  while (pending.length > 0) {
+    const batch = pending.splice(0, 16);
+    const listings = await Promise.all(
+      batch.map(async (folder) => {
+        try {
+          return { folder, entries: await readdir(join(root, folder), { withFileTypes: true }) };
+        } catch {
+          log(`skipped folder ${folder || "."}: it cannot be read`);
+          return { folder, entries: [] as Dirent[] };
+        }
+      }),
+    );
+    for (const { folder, entries } of listings) {
+      for (const entry of entries) {
+        const relative = folder === "" ? entry.name : `${folder}/${entry.name}`;
+        if (entry.isDirectory()) {
+          if (!entry.name.startsWith(".") && !VENDOR_FOLDERS.has(entry.name)) pending.push(relative);
+        } else if ((entry.isFile() || entry.isSymbolicLink()) && SUPPORTED_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
+          found.push({ relative, link: entry.isSymbolicLink() });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** Runs `task` over `items` with at most `limit` in flight. */
+async function mapLimit<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      await task(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -1,0 +1,179 @@
+/**
+ * Snippets centred on the match. The window is placed where it covers the most distinct query
+ * terms, then the most occurrences; a document whose match is in the middle shows the middle,
+ * not its first lines. Matching follows the vocabulary's rule: a pattern at the start of a word.
+ */
+
+/**
+ * A text normalised character by character, with the position in the original text of every
+ * normalised character, so a match found in the normalised text maps back to the original.
+ */
+interface MappedText {
+  readonly normalised: string;
+  readonly origin: readonly number[];
+}
+
+/** ASCII whitespace: space, \t, \n, \v, \f, \r. */
+function isAsciiSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13);
+}
+
+/**
+ * Normalises like the vocabulary (no accents, lower case, dashes and whitespace runs as one
+ * space) while remembering where each character came from. `normalizeChar` handles non-ASCII
+ * code points one at a time.
+ */
+function mapText(text: string, normalizeChar: (char: string) => string): MappedText {
+  const out: string[] = [];
+  const origin: number[] = [];
+  let lastSpace = true;
+  let index = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    let piece: string;
+    if (code < 128) {
+      piece = isAsciiSpace(code) || code === 45 ? " " : code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : char;
+    } else if ((code >= 0x2010 && code <= 0x2014) || /\s/u.test(char)) {
+      piece = " ";
+    } else {
+      piece = normalizeChar(char);
+    }
+    for (const unit of piece) {
+      if (unit === " ") {
+        if (lastSpace) continue;
+        lastSpace = true;
+      } else {
+        lastSpace = false;
+      }
+      out.push(unit);
+      origin.push(index);
+    }
+    index += char.length;
+  }
+  return { normalised: out.join(""), origin };
+}
+
+/** True for a UTF-16 code in [a-z0-9]: the only characters that continue a word. */
+function isWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
+
+interface Occurrence {
+  readonly start: number;
+  readonly end: number;
+  readonly term: number;
+}
+
+/** The most occurrences looked at in one document; enough for any window. */
+const MAX_OCCURRENCES = 20_000;
+
+function findOccurrences(normalised: string, terms: readonly (readonly string[])[]): Occurrence[] {
+  const found: Occurrence[] = [];
+  terms.forEach((patterns, term) => {
+    for (const pattern of patterns) {
+      if (pattern === "") continue;
+      for (let at = normalised.indexOf(pattern); at !== -1 && found.length < MAX_OCCURRENCES; at = normalised.indexOf(pattern, at + 1)) {
+        if (at === 0 || !isWordCode(normalised.charCodeAt(at - 1))) found.push({ start: at, end: at + pattern.length, term });
+      }
+    }
+  });
+  return found.sort((a, b) => a.start - b.start || a.term - b.term);
+}
+
+/** The occurrences [first, last] that one window of `width` characters covers best. */
+function bestWindow(found: readonly Occurrence[], termCount: number, width: number): [number, number] {
+  const counts = new Array<number>(termCount).fill(0);
+  let distinct = 0;
+  let best: [number, number] = [0, 0];
+  let bestScore = -1;
+  let left = 0;
+  for (let right = 0; right < found.length; right += 1) {
+    const entering = found[right] as Occurrence;
+    if ((counts[entering.term] = (counts[entering.term] ?? 0) + 1) === 1) distinct += 1;
+    while (entering.end - (found[left] as Occurrence).start > width && left < right) {
+      const leaving = (found[left] as Occurrence).term;
+      if ((counts[leaving] = (counts[leaving] ?? 0) - 1) === 0) distinct -= 1;
+      left += 1;
+    }
+    const score = distinct * (MAX_OCCURRENCES + 1) + (right - left + 1);
+    if (score > bestScore) {
+      bestScore = score;
+      best = [left, right];
+    }
+  }
+  return best;
+}
+
+/**
+ * Options of {@link makeSnippet}.
+ *
+ * @example
+ * const options: SnippetOptions = { maxChars: 240, normalizeChar: (c) => vocab.normalize(c) };
+ */
+export interface SnippetOptions {
+  /** The longest snippet, ellipses included. @default 240 */
+  readonly maxChars?: number;
+  /** Normalises one non-ASCII character; pass the vocabulary's `normalize`. */
+  readonly normalizeChar: (char: string) => string;
+}
+
+/**
+ * A snippet of `text` centred on the query's matches. `terms` holds, for each query term, its
+ * normalised patterns (the term, its translations, its singular). The window covers as many
+ * distinct terms, then as many occurrences, as fit; it is widened to whole words and marked with
+ * "…" where it cuts the text. With no match, the snippet is the start of the text.
+ *
+ * @example
+ * makeSnippet(longText, [["sour"], ["coffee", "cafe"]], { maxChars: 80, normalizeChar: vocab.normalize });
+ * // => "…Under-extraction tastes sour and thin; over-extraction tastes bitter…"
+ */
+export function makeSnippet(text: string, terms: readonly (readonly string[])[], options: SnippetOptions): string {
+  const maxChars = Math.max(20, Math.floor(options.maxChars ?? 240));
+  const width = maxChars - 2;
+  const mapped = mapText(text, options.normalizeChar);
+  const found = findOccurrences(mapped.normalised, terms);
+  let from = 0;
+  let to = Math.min(text.length, width);
+  if (found.length > 0) {
+    const [first, last] = bestWindow(found, terms.length, width);
+    const matchStart = mapped.origin[(found[first] as Occurrence).start] ?? 0;
+    const matchEnd = (mapped.origin[(found[last] as Occurrence).end - 1] ?? matchStart) + 1;
+    const middle = Math.floor((matchStart + matchEnd) / 2);
+    from = Math.max(0, Math.min(middle - Math.floor(width / 2), text.length - width, matchStart));
+    to = Math.min(text.length, from + width);
+    [from, to] = snapToWords(text, from, to, matchStart, matchEnd, Math.floor(width / 6));
+  }
+  const body = text.slice(from, to).replace(/\s+/g, " ").trim();
+  return `${from > 0 ? "…" : ""}${body}${to < text.length ? "…" : ""}`;
+}
+
+/** Moves the cut points inward to whitespace, by at most `slack`, never into the match. */
+function snapToWords(text: string, from: number, to: number, matchStart: number, matchEnd: number, slack: number): [number, number] {
+  let start = from;
+  if (start > 0 && !/\s/.test(text[start - 1] ?? " ")) {
+    let moved = false;
+    for (let at = start; at < Math.min(matchStart, start + slack); at += 1) {
+      if (/\s/.test(text[at] ?? "")) {
+        start = at + 1;
+        moved = true;
+        break;
+      }
+    }
+    for (let at = start - 1; !moved && at >= Math.max(0, from - slack); at -= 1) {
+      if (at === 0 || /\s/.test(text[at - 1] ?? "")) {
+        start = at;
+        moved = true;
+      }
+    }
+  }
+  let end = to;
+  if (end < text.length && !/\s/.test(text[end] ?? " ")) {
+    for (let at = end - 1; at > Math.max(matchEnd, end - slack); at -= 1) {
+      if (/\s/.test(text[at] ?? "")) {
+        end = at;
+        break;
+      }
+    }
+  }
+  return [start, end];
+}
