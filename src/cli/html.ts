@@ -9,7 +9,7 @@ const DROPPED = new Set(["script", "style", "noscript", "template", "svg", "head
 /** Elements that start and end a paragraph. */
 const BLOCKS = new Set([
   "p", "div", "section", "article", "header", "footer", "main", "nav", "aside", "ul", "ol",
-  "table", "tr", "blockquote", "pre", "figure", "figcaption", "dl", "dt", "dd", "form", "fieldset",
+  "table", "blockquote", "pre", "figure", "figcaption", "dl", "dt", "dd", "form", "fieldset",
   "address", "details", "summary", "body", "html", "hr",
 ]);
 const INLINE_MARKS: Readonly<Record<string, string>> = { em: "*", i: "*", strong: "**", b: "**", code: "`" };
@@ -132,7 +132,8 @@ function renderTag(tag: Tag, links: (string | undefined)[]): string {
   if (heading !== null) return closing ? "\n\n" : `\n\n${"#".repeat(Number(heading[1]))} `;
   if (name === "br") return "\n";
   if (name === "li") return closing ? "" : "\n- ";
-  if (name === "td" || name === "th") return closing ? " " : " | ";
+  if (name === "td" || name === "th") return closing ? " " : "| ";
+  if (name === "tr") return closing ? "" : "\n";
   if (BLOCKS.has(name)) return "\n\n";
   const mark = INLINE_MARKS[name];
   if (mark !== undefined) return mark;

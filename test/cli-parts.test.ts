@@ -1,0 +1,189 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createVocabulary } from "../src/index.js";
+import { parseCommandLine, parseListen } from "../src/cli/args.js";
+import { decodeUtf8, extractDocument, firstHeading } from "../src/cli/documents.js";
+import { decodeEntities, htmlToMarkdown } from "../src/cli/html.js";
+import { cleanRelative, parseId } from "../src/cli/paths.js";
+import { makeSnippet } from "../src/cli/snippet.js";
+import { paginate } from "../src/cli/tools.js";
+
+const vocabulary = createVocabulary({ sourceName: "a pasta", entries: [{ asked: "café", source: ["coffee"] }] });
+const normalizeChar = (char: string) => vocabulary.normalize(char);
+
+describe("parseCommandLine", () => {
+  it.each([
+    [["--help"], { command: "help" }],
+    [[], { command: "help" }],
+    [["-v"], { command: "version" }],
+    [["demo"], { command: "demo" }],
+    [["serve"], { command: "error", message: "serve needs a folder: mcp-search serve <dir>." }],
+    [["serve", "docs", "--nope"], { command: "error", message: "Unknown option '--nope'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--nope\"." }],
+    [["serve", "docs", "--locale", "es"], { command: "error", message: '--locale must be pt-BR or en (got "es").' }],
+    [["serve", "docs", "--limit", "0"], { command: "error", message: '--limit must be a whole number of at least 1 (got "0").' }],
+    [["serve", "docs", "--http", "host:99999"], { command: "error", message: '--http takes [host:]port, such as 8787 or 127.0.0.1:8787 (got "host:99999").' }],
+    [["serve", "docs", "--base-url", "ftp://x"], { command: "error", message: '--base-url must be an http or https URL (got "ftp://x").' }],
+    [["publish"], { command: "error", message: 'unknown command "publish": use serve or demo.' }],
+  ])("reads %j", (argv, expected) => {
+    expect(parseCommandLine(argv)).toStrictEqual(expected);
+  });
+
+  it("applies the defaults of serve", () => {
+    expect(parseCommandLine(["serve", "docs", "--http", "8787", "--base-url", "https://x.org/d"])).toStrictEqual({
+      command: "serve",
+      options: {
+        folder: "docs",
+        http: { host: "127.0.0.1", port: 8787 },
+        baseUrl: "https://x.org/d/",
+        locale: "pt-BR",
+        limit: 10,
+        maxChars: 20_000,
+        snippetChars: 240,
+        maxFileBytes: 1024 * 1024,
+        vocabulary: undefined,
+      },
+    });
+  });
+
+  it.each([
+    ["8787", { host: "127.0.0.1", port: 8787 }],
+    ["0", { host: "127.0.0.1", port: 0 }],
+    ["0.0.0.0:80", { host: "0.0.0.0", port: 80 }],
+    ["[::1]:8787", { host: "[::1]", port: 8787 }],
+    ["localhost:3000", { host: "localhost", port: 3000 }],
+  ])("listens on %s", (value, expected) => {
+    expect(parseListen(value)).toStrictEqual(expected);
+  });
+});
+
+describe("paths", () => {
+  it.each([
+    ["a/b.md", "a/b.md"],
+    ["/a//b.md", "a/b.md"],
+    ["a\\b.md", "a/b.md"],
+    ["./a/./b.md", "a/b.md"],
+    ["a/../b.md", "b.md"],
+    ["../b.md", null],
+    ["a/../../b.md", null],
+    ["C:\\b.md", null],
+    ["a\u0000b", null],
+    ["", null],
+  ])("cleanRelative(%j) is %j", (input, expected) => {
+    expect(cleanRelative(input)).toBe(expected);
+  });
+
+  it("never lets a cleaned path climb out or keep a dot segment (property)", () => {
+    const segment = fc.constantFrom("..", ".", "", "a", "b", "c.md", "\\..", "..\\x");
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 8 }), fc.boolean(), (parts, leading) => {
+        const cleaned = cleanRelative(`${leading ? "/" : ""}${parts.join("/")}`);
+        if (cleaned === null) return;
+        const segments = cleaned.split("/");
+        expect(segments.every((part) => part !== ".." && part !== "." && part !== "")).toBe(true);
+      }),
+    );
+  });
+
+  it.each([
+    ["doc:a.md", { ok: true, relative: "a.md", page: 1 }],
+    ["doc:a.md#3", { ok: true, relative: "a.md", page: 3 }],
+    ["https://x.org/d/caf%C3%A9.md#2", { ok: true, relative: "café.md", page: 2 }],
+    ["file:///srv/docs/a/b.md", { ok: true, relative: "a/b.md", page: 1 }],
+    ["file:///srv/other/b.md", { ok: false, why: "outside" }],
+    ["doc:a\u0000.md", { ok: false, why: "nul" }],
+  ])("parseId(%j)", (input, expected) => {
+    expect(parseId(input, { root: "/srv/docs", baseUrl: "https://x.org/d/" })).toStrictEqual(expected);
+  });
+});
+
+describe("documents", () => {
+  it.each([
+    ["# Title\ntext", "Title"],
+    ["## Closed ##\n", "Closed"],
+    ["```\n# not a title\n```\n# Real", "Real"],
+    ["---\ntitle: front\n---\nSetext\n======", "Setext"],
+    ["Just text\n\n- a list", undefined],
+    ["#hashtag\n# **Bold** title", "Bold title"],
+  ])("firstHeading(%j) is %j", (text, expected) => {
+    expect(firstHeading(text)).toBe(expected);
+  });
+
+  it.each([
+    ["caf&eacute; &amp; p&#227;o &#x2014; &Ccedil;", "café & pão — Ç"],
+    ["&bogus; &#0; &amp", "&bogus; &#0; &amp"],
+  ])("decodeEntities(%j)", (input, expected) => {
+    expect(decodeEntities(input)).toBe(expected);
+  });
+
+  it.each([
+    ["<h1>Café</h1><p>Um <b>bom</b> café.</p><ul><li>água</li></ul>", "# Café\n\nUm **bom** café.\n\n- água"],
+    ['<p>See <a href="https://x.org">the site</a> and <a href="/rel">here</a>.</p>', "See [the site](https://x.org) and here."],
+    ["<!-- hidden --><p>a<br>b</p><script>x</script><style>y</style>", "a\nb"],
+    ["<table><tr><th>a</th><td>1</td></tr><tr><td>b</td><td>2</td></tr></table>", "| a | 1\n| b | 2"],
+    ["unclosed <b", "unclosed <b"],
+  ])("htmlToMarkdown(%j)", (html, expected) => {
+    expect(htmlToMarkdown(html)).toBe(expected);
+  });
+
+  it("stays linear on pathological HTML", () => {
+    const html = `${"<".repeat(20_000)}${"<a ".repeat(20_000)}${"&".repeat(20_000)}`;
+    expect(typeof htmlToMarkdown(html)).toBe("string");
+  });
+
+  it("re-indents one-line JSON and refuses non-UTF-8 bytes", () => {
+    expect(extractDocument("x.json", '{"a":[1]}').text).toBe('{\n  "a": [\n    1\n  ]\n}');
+    expect(decodeUtf8(Uint8Array.from([0xef, 0xbb, 0xbf, 0x61]))).toBe("a");
+    expect(decodeUtf8(Uint8Array.from([0x63, 0xe9]))).toBeUndefined();
+    expect(decodeUtf8(Uint8Array.from([0x61, 0x00]))).toBeUndefined();
+  });
+});
+
+describe("makeSnippet", () => {
+  const text = `${"Intro words here. ".repeat(40)}Under-extraction tastes sour; good coffee tastes sweet. ${"Outro words. ".repeat(40)}`;
+
+  it("centres on the match and marks both cuts", () => {
+    const snippet = makeSnippet(text, [["sour"]], { maxChars: 80, normalizeChar });
+    expect(snippet).toMatch(/^….*sour.*…$/);
+    expect(snippet.length).toBeLessThanOrEqual(80 + 16);
+  });
+
+  it("prefers the window that covers more distinct terms", () => {
+    const spread = `sour ${"x ".repeat(200)}sour and coffee together ${"y ".repeat(200)}coffee`;
+    const snippet = makeSnippet(spread, [["sour"], ["coffee"]], { maxChars: 60, normalizeChar });
+    expect(snippet).toContain("sour and coffee together");
+  });
+
+  it("matches accents, case and translations at word starts only", () => {
+    expect(makeSnippet("O CAFÉ está pronto", [["cafe"]], { maxChars: 60, normalizeChar })).toBe("O CAFÉ está pronto");
+    const inside = makeSnippet(`${"z ".repeat(100)}decafe ${"w ".repeat(100)}`, [["cafe"]], { maxChars: 40, normalizeChar });
+    expect(inside.startsWith("z z")).toBe(true);
+  });
+
+  it("always contains a match when the text has one, and never exceeds the limit by more than the word slack (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("alpha", "beta", "Café", "x", "—", "  ", "\n", "ção"), { maxLength: 300 }), fc.integer({ min: 40, max: 200 }), (words, maxChars) => {
+        const body = words.join(" ");
+        const snippet = makeSnippet(body, [["cafe"]], { maxChars, normalizeChar });
+        expect(snippet.length).toBeLessThanOrEqual(maxChars + Math.floor(maxChars / 6) + 2);
+        if (words.includes("Café")) expect(snippet).toContain("Café");
+      }),
+    );
+  });
+});
+
+describe("paginate", () => {
+  it("covers the text exactly, with pages no longer than the limit (property)", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 3000 }), fc.integer({ min: 1, max: 500 }), (text, max) => {
+        const pages = paginate(text, max);
+        expect(pages[0]?.[0]).toBe(0);
+        expect(pages.at(-1)?.[1]).toBe(text.length);
+        pages.forEach(([from, to], index) => {
+          expect(to - from).toBeLessThanOrEqual(max);
+          if (text.length > 0) expect(to).toBeGreaterThan(from);
+          if (index > 0) expect(from).toBe(pages[index - 1]?.[1]);
+        });
+      }),
+    );
+  });
+});
