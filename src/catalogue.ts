@@ -238,10 +238,22 @@ class Collector {
   }
 }
 
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+const HEADING = /^(#{1,6})[ \t]+(.*)$/;
 const LIST_ITEM = /^\s*[-*+]\s+(.*)$/;
-/** `[title](url "optional title")` then an optional `: description` (or `-`, `–`, `—`). */
-const LINK = /^\[([^\]]*)\]\(\s*<?([^\s)>]*)>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)\s*(?:[:\-–—]\s*)?(.*)$/;
+/**
+ * `[title](url "optional title")` then an optional `: description` (or `-`, `–`, `—`).
+ * Every quantifier is followed by a disjoint class, so matching stays linear in the line.
+ */
+const LINK = /^\[([^\]]*)\]\(\s*<?([^\s)>]*)>?\s*(?:(?:"[^"]*"|'[^']*')\s*)?\)\s*(?:[:\-–—]\s*)?(.*)$/;
+
+/** A heading's text without the optional closing `#`s, without a backtracking regex. */
+function headingText(raw: string): string {
+  let text = raw.trimEnd();
+  let end = text.length;
+  while (end > 0 && text.charAt(end - 1) === "#") end -= 1;
+  if (end === 0 || /\s/.test(text.charAt(end - 1))) text = text.slice(0, end);
+  return text.trim();
+}
 
 /**
  * Reads an llms.txt (llmstxt.org): every list item `- [Title](url): description` becomes an
@@ -272,7 +284,7 @@ export function parseLlmsTxt(text: string, options: CatalogueOptions = {}): Cata
       const level = (heading[1] ?? "#").length;
       if (level >= 2) {
         sections.length = Math.min(sections.length, level - 2);
-        sections.push(heading[2] ?? "");
+        sections.push(headingText(heading[2] ?? ""));
       }
       return;
     }

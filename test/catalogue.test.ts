@@ -62,6 +62,19 @@ describe("parseLlmsTxt", () => {
     expect(entry).toStrictEqual({ id: "page:/a", url: "https://e.com/a", keywords: ["S"], ...expected });
   });
 
+  it.each([
+    ["## Docs", ["Docs"]],
+    ["## Docs ##", ["Docs"]],
+    ["##   Spaced out   ", ["Spaced out"]],
+    ["## C# notes", ["C# notes"]],
+    ["## Docs\n### Data #", ["Docs", "Data"]],
+    ["## Docs\n### Data\n## Research", ["Research"]],
+    ["# Site title only", undefined],
+  ])("takes the keywords of %j as %j", (headings, keywords) => {
+    const [entry] = parseLlmsTxt(`${headings}\n- [A](https://e.com/a)`).entries;
+    expect(entry?.keywords).toStrictEqual(keywords);
+  });
+
   it("reports each bad line once, on its line, and keeps the good lines", () => {
     const broken = parseLlmsTxt(fixture("llms-broken.txt"));
     expect(broken.entries.map((e) => e.id)).toStrictEqual(["page:/docs/methodology", "page:/docs/glossary"]);
