@@ -8,7 +8,7 @@ import { DEFAULT_LIMIT } from "./rank.js";
 import type { DeepResearchToolsOptions } from "./register.js";
 
 const LOCALES: readonly ContractLocale[] = ["pt-BR", "en"];
-const OPTIONAL_FUNCTIONS = ["notFound", "onError", "extendOutputSchema", "record", "classifyError", "classifyThrown"] as const;
+const OPTIONAL_FUNCTIONS = ["resolveId", "notFound", "onError", "extendOutputSchema", "record", "classifyError", "classifyThrown"] as const;
 
 function fail(message: string): never {
   throw new McpSearchError(`registerDeepResearchTools: ${message}`);

@@ -111,6 +111,13 @@ export interface DeepResearchToolsOptions {
   readonly search: (query: string) => SearchReply | PromiseLike<SearchReply>;
   /** Reads a document: a `FetchDocument`, `{ document, extras? }`, or `null` for an unknown id. */
   readonly fetch: (id: string) => FetchReply | null | PromiseLike<FetchReply | null>;
+  /**
+   * Maps what the model sent to `fetch` (a citation URL, an id without its namespace, extra
+   * whitespace…) to a known id, or `null`, before the `fetch` callback runs; `null` gives the
+   * not-found message for the raw argument. `createIndex(entries).resolve` fits as it is.
+   * @default undefined (the raw argument goes to `fetch` unchanged)
+   */
+  readonly resolveId?: (raw: string) => string | null | PromiseLike<string | null>;
   /** A phrase naming the catalogue, for the tool descriptions (always English). */
   readonly corpus: string;
   /**
@@ -236,11 +243,13 @@ async function runSearch(context: Context, query: string): Promise<Settled> {
   return { result: deepResearchResult({ results } satisfies { results: SearchResult[] }, extras), classe: "" };
 }
 
-/** The fetch pipeline: callback → not found, or the document → envelope. */
-async function runFetch(context: Context, id: string): Promise<Settled> {
-  const reply = await context.options.fetch(id);
+/** The fetch pipeline: resolve the id → callback → not found, or the document → envelope. */
+async function runFetch(context: Context, raw: string): Promise<Settled> {
+  const { resolveId, fetch } = context.options;
+  const id = resolveId === undefined ? raw : await resolveId(raw);
+  const reply = id === null || id === undefined ? null : await fetch(id);
   if (reply === null || reply === undefined) {
-    const message = context.options.notFound?.(id) ?? context.texts.tools.notFound(id);
+    const message = context.options.notFound?.(raw) ?? context.texts.tools.notFound(raw);
     return { result: withClasse(deepResearchError(message), "nao_encontrado"), classe: "nao_encontrado" };
   }
   const { document, extras } = normalizeFetchReply(reply);

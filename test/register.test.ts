@@ -217,6 +217,29 @@ describe("registerDeepResearchTools: fetch", () => {
     const result = await client.callTool({ name: "fetch", arguments: { id: "t:1" } });
     expect(textOf(result)).toBe("Sem tabela t:1; busque antes.");
   });
+
+  it.each([
+    ["sync", (raw: string) => (raw.trim().replace(/^https:\/\/example\.com\//, "doc:") as string | null)],
+    ["async", async (raw: string) => raw.trim().replace(/^https:\/\/example\.com\//, "doc:")],
+  ])("maps the raw argument through resolveId (%s) before fetch runs", async (_label, resolveId) => {
+    const asked: string[] = [];
+    const fetch = (id: string) => (asked.push(id), DOCS.find((doc) => doc.id === id) ?? null);
+    const { client } = await connect({ resolveId, fetch });
+    const result = await client.callTool({ name: "fetch", arguments: { id: "  https://example.com/3 " } });
+    expect(result.structuredContent).toStrictEqual(DOCS[3]);
+    expect(asked).toStrictEqual(["doc:3"]);
+  });
+
+  it("gives the not-found message for the raw argument, without calling fetch, when resolveId returns null", async () => {
+    const asked: string[] = [];
+    const { client } = await connect({ resolveId: () => null, fetch: (id) => (asked.push(id), null) });
+    const result = await client.callTool({ name: "fetch", arguments: { id: "https://example.com/nope" } });
+    expect(result).toStrictEqual({
+      content: [{ type: "text", text: 'Nenhum documento tem o id "https://example.com/nope". Use um id devolvido pela ferramenta search.' }],
+      isError: true,
+    });
+    expect(asked).toStrictEqual([]);
+  });
 });
 
 // ---------------------------------------------------------------- extras
