@@ -118,7 +118,7 @@ describe("mcp-search serve: search", () => {
     await write("long.md", `# Long\n\n${long(300)} the zebrafish swims here ${long(300)}`);
     const { search } = await connect({ snippetChars: 120 });
     const result = await search("zebrafish");
-    const [{ snippet }] = result.structuredContent?.["snippets"] as { id: string; snippet: string }[] as [{ snippet: string }];
+    const snippet = (result.structuredContent?.["snippets"] as { id: string; snippet: string }[])[0]?.snippet ?? "";
     expect(snippet).toContain("zebrafish");
     expect(snippet.startsWith("…")).toBe(true);
     expect(snippet.endsWith("…")).toBe(true);
