@@ -6,8 +6,8 @@
  * Bad input is reported line by line and never costs the good lines.
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { localeTexts, type SurfaceLocale } from "./_locale.js";
-import { McpSearchError } from "./errors.js";
+import { Collector, collect, lineFinder, pageKey, settings, textOf } from "./_catalogue.js";
+import type { SurfaceLocale } from "./_locale.js";
 import type { IndexEntry } from "./rank.js";
 
 /**
@@ -104,24 +104,6 @@ export interface CatalogueOptions {
   readonly id?: (url: URL) => string;
 }
 
-/** `page:/docs/a` for https://example.com/docs/a/ — the seed's namespaced page id. */
-function pageId(url: URL): string {
-  return `page:${trimSlash(url.pathname)}${url.search}`;
-}
-
-function trimSlash(path: string): string {
-  const trimmed = path.replace(/\/+$/, "");
-  return trimmed === "" ? "/" : trimmed;
-}
-
-/**
- * The key under which two URLs name the same page: scheme, `www.`, a trailing slash and the
- * fragment do not count; the query does.
- */
-function pageKey(url: URL): string {
-  return `${url.host.replace(/^www\./, "")}${trimSlash(url.pathname)}${url.search}`;
-}
-
 /**
  * A readable title from the last segment of a URL's path: decoded, extension dropped, dashes
  * and underscores as spaces, first letter capitalised. The root takes the host name.
@@ -153,89 +135,6 @@ export function titleFromUrl(url: string): string {
     .trim();
   if (words === "") return parsed.hostname.replace(/^www\./, "");
   return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/** Reads options once; a bad `baseUrl` is misuse and throws. */
-function settings(options: CatalogueOptions, caller: string) {
-  let base: URL | undefined;
-  if (options.baseUrl !== undefined) {
-    try {
-      base = new URL(options.baseUrl);
-    } catch {
-      throw new McpSearchError(`${caller}: baseUrl ${JSON.stringify(options.baseUrl)} is not an absolute URL.`);
-    }
-  }
-  return { texts: localeTexts(options.locale ?? "pt-BR").catalogue, base, id: options.id ?? pageId };
-}
-
-type Settings = ReturnType<typeof settings>;
-
-/** Resolves one link; a problem kind instead of a URL when it cannot be used. */
-function resolveUrl(raw: string, base: URL | undefined): URL | "missing-url" | "relative-url" | "invalid-url" {
-  if (raw === "") return "missing-url";
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    if (!/^[a-z][a-z0-9+.-]*:/i.test(raw)) {
-      if (base === undefined) return "relative-url";
-      try {
-        url = new URL(raw, base);
-      } catch {
-        return "invalid-url";
-      }
-    } else {
-      return "invalid-url";
-    }
-  }
-  return url.protocol === "http:" || url.protocol === "https:" ? url : "invalid-url";
-}
-
-/** Collects entries in order, turning a repeated page or id into a problem on its line. */
-class Collector {
-  readonly entries: CatalogueEntry[] = [];
-  readonly problems: CatalogueProblem[] = [];
-  private readonly keys = new Map<string, number>();
-  private readonly ids = new Map<string, number>();
-
-  constructor(private readonly s: Settings) {}
-
-  problem(line: number, kind: CatalogueProblemKind, detail: string): void {
-    this.problems.push({ line, kind, message: `${this.s.texts.line(line)}: ${detail}` });
-  }
-
-  /** Problems by line; a stable sort keeps the order of two problems on one line. */
-  sortedProblems(): CatalogueProblem[] {
-    return [...this.problems].sort((a, b) => a.line - b.line);
-  }
-
-  /** Resolves `raw`, checks it, and returns the URL to build an entry from, or null. */
-  url(line: number, raw: string): URL | null {
-    const url = resolveUrl(raw, this.s.base);
-    if (typeof url !== "string") return url;
-    const texts = this.s.texts;
-    const detail = url === "missing-url" ? texts.missingUrl : url === "relative-url" ? texts.relativeUrl(raw) : texts.invalidUrl(raw);
-    this.problem(line, url, detail);
-    return null;
-  }
-
-  add(line: number, url: URL, entry: Omit<CatalogueEntry, "id" | "url">): void {
-    const key = pageKey(url);
-    const seenAt = this.keys.get(key);
-    if (seenAt !== undefined) {
-      this.problem(line, "duplicate-url", this.s.texts.duplicateUrl(url.href, seenAt));
-      return;
-    }
-    const id = this.s.id(url);
-    const idAt = this.ids.get(id);
-    if (idAt !== undefined) {
-      this.problem(line, "duplicate-id", this.s.texts.duplicateId(id, idAt));
-      return;
-    }
-    this.keys.set(key, line);
-    this.ids.set(id, line);
-    this.entries.push({ id, url: url.href, ...entry });
-  }
 }
 
 const HEADING = /^(#{1,6})[ \t]+(.*)$/;
@@ -316,56 +215,6 @@ export function parseLlmsTxt(text: string, options: CatalogueOptions = {}): Cata
 
 /** W3C datetime as sitemaps.org allows it: a year, a month, a day, or a full timestamp. */
 const LASTMOD = /^\d{4}(?:-\d{2}(?:-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?)?)?$/;
-
-const METADATA = XMLParser.getMetaDataSymbol() as unknown as symbol;
-
-type XmlNode = { readonly [key: string]: unknown };
-
-/** Maps a character offset to its 1-based line (binary search over the line starts). */
-function lineFinder(text: string): (offset: number) => number {
-  const starts = [0];
-  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return (offset) => {
-    let at = Math.max(0, offset);
-    while (at < text.length && /\s/.test(text.charAt(at))) at += 1; // to the tag itself
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if ((starts[mid] ?? 0) <= at) low = mid;
-      else high = mid - 1;
-    }
-    return low + 1;
-  };
-}
-
-/** Every node under `name` anywhere in the tree, in document order, with its start offset. */
-function collect(node: unknown, name: string, parentStart: number, found: { node: unknown; start: number }[]): void {
-  if (node === null || typeof node !== "object") return;
-  if (Array.isArray(node)) {
-    for (const child of node) collect(child, name, parentStart, found);
-    return;
-  }
-  const meta = (node as Record<symbol, { startIndex?: number } | undefined>)[METADATA];
-  const start = meta?.startIndex ?? parentStart;
-  for (const [key, value] of Object.entries(node as XmlNode)) {
-    if (key === name) {
-      for (const item of Array.isArray(value) ? value : [value]) {
-        const itemStart = (item as Record<symbol, { startIndex?: number } | undefined> | null)?.[METADATA]?.startIndex;
-        found.push({ node: item, start: itemStart ?? start });
-        collect(item, name, itemStart ?? start, found);
-      }
-    } else {
-      collect(value, name, start, found);
-    }
-  }
-}
-
-function textOf(node: unknown, key: string): string {
-  if (node === null || typeof node !== "object") return "";
-  const value = (node as XmlNode)[key];
-  return typeof value === "string" || typeof value === "number" ? String(value).trim() : "";
-}
 
 /**
  * Reads a sitemap.xml (sitemaps.org): every `<url><loc>` becomes an entry titled from its slug
