@@ -1,11 +1,7 @@
 /**
- * The ranking index: the documented rule, computed from postings built once.
- *
- * The rule (per distinct query token, per field): an exact token hit scores 1, a prefix hit from
- * 3 characters on scores 0.5, weighted id 10, title 3, keywords 2, text 1; each covered token adds
- * 10, the whole normalised query inside the normalised title adds 5; ties keep the collection's
- * order. `createIndex` precomputes an inverted index over a sorted term dictionary (a prefix is a
- * range), so a query touches only the entries that share a token or a prefix with it.
+ * The ranking index: the documented rule (README "How ranking works"), computed from postings
+ * built once over a sorted term dictionary, so a prefix is a range and a query touches only the
+ * entries that share a token or a prefix with it.
  */
 import type { SearchResult } from "./contract.js";
 import { McpSearchError } from "./errors.js";
@@ -238,20 +234,14 @@ interface IndexData {
 function buildIndexData(entries: readonly IndexEntry[]): IndexData {
   const seen = new Map<string, number>();
   const builder = new PostingsBuilder();
-  const ids: string[] = [];
-  const titles: string[] = [];
-  const urls: string[] = [];
+  const ids: string[] = [], titles: string[] = [], urls: string[] = [];
   entries.forEach((entry, i) => {
     for (const field of ["id", "title", "url"] as const) {
-      if (typeof entry?.[field] !== "string") {
-        throw new McpSearchError(`Index entry ${i} has no string "${field}": every entry needs an id, a title and a url.`);
-      }
+      if (typeof entry?.[field] !== "string") throw new McpSearchError(`Index entry ${i} has no string "${field}": every entry needs an id, a title and a url.`);
     }
     const first = seen.get(entry.id);
     if (first !== undefined) {
-      throw new McpSearchError(
-        `Duplicate id ${JSON.stringify(entry.id)} in the index (entries ${first} and ${i}): an id must resolve to one document.`,
-      );
+      throw new McpSearchError(`Duplicate id ${JSON.stringify(entry.id)} in the index (entries ${first} and ${i}): an id must resolve to one document.`);
     }
     seen.set(entry.id, i);
     ids.push(entry.id);
@@ -267,24 +257,15 @@ function buildIndexData(entries: readonly IndexEntry[]): IndexData {
   const normalizedTitles = titles.map(normalizeText);
   const size = ids.length;
   return {
-    ids,
-    titles,
-    urls,
-    normalizedTitles,
-    postings: builder.finish(),
-    titleRuns: buildTitleRuns(normalizedTitles),
-    score: new Float64Array(size),
-    exact: new Uint8Array(size),
-    prefix: new Uint8Array(size),
-    touched: new Int32Array(size),
-    tokenTouched: new Int32Array(size),
+    ids, titles, urls, normalizedTitles, postings: builder.finish(), titleRuns: buildTitleRuns(normalizedTitles),
+    score: new Float64Array(size), exact: new Uint8Array(size), prefix: new Uint8Array(size),
+    touched: new Int32Array(size), tokenTouched: new Int32Array(size),
   };
 }
 
-/** Ors the field masks of one term's postings into `flags`, listing newly seen entries. */
+/** Ors one term's field masks into `flags`, listing newly seen entries. */
 function collectTerm(data: IndexData, term: number, flags: Uint8Array, count: number): number {
-  const { start, entry, mask } = data.postings;
-  const { exact, prefix, tokenTouched } = data;
+  const { postings: { start, entry, mask }, exact, prefix, tokenTouched } = data;
   for (let p = start[term]!, end = start[term + 1]!; p < end; p++) {
     const e = entry[p]!;
     if ((exact[e]! | prefix[e]!) === 0) tokenTouched[count++] = e;
@@ -295,8 +276,7 @@ function collectTerm(data: IndexData, term: number, flags: Uint8Array, count: nu
 
 /** Adds one query token's half points to every entry it covers; returns the touched count. */
 function scoreToken(data: IndexData, token: string, touchedCount: number): number {
-  const { terms } = data.postings;
-  const { exact, prefix, score, touched, tokenTouched } = data;
+  const { postings: { terms }, exact, prefix, score, touched, tokenTouched } = data;
   let term = lowerBound(terms, token);
   let count = terms[term] === token ? collectTerm(data, term++, exact, 0) : 0;
   if (token.length >= 3) {
@@ -306,8 +286,7 @@ function scoreToken(data: IndexData, token: string, touchedCount: number): numbe
     const e = tokenTouched[i]!;
     if (score[e] === 0) touched[touchedCount++] = e;
     score[e]! += TOKEN_SCORE[(exact[e]! << 4) | prefix[e]!]!;
-    exact[e] = 0;
-    prefix[e] = 0;
+    exact[e] = prefix[e] = 0;
   }
   return touchedCount;
 }
