@@ -15,7 +15,7 @@ let stdout = "";
 
 /** Starts `mcp-search serve --http 127.0.0.1:0` and reads the chosen port from stderr. */
 beforeAll(async () => {
-  child = spawn(process.execPath, [BIN, "serve", CORPUS, "--http", "127.0.0.1:0", "--vocabulary", VOCABULARY, "--locale", "en"], {
+  child = spawn(process.execPath, [BIN, "serve", CORPUS, "--http", "127.0.0.1:0", "--vocabulary", VOCABULARY, "--locale", "en", "--allowed-host", "docs.example.org"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -67,9 +67,10 @@ describe("mcp-search serve --http", () => {
     await client.close();
   });
 
-  it("answers only on /mcp, and refuses a foreign Host header on loopback", async () => {
+  it("answers only on /mcp, and refuses a Host header that is neither loopback nor allowed", async () => {
     expect(await rawPost("/other", `127.0.0.1:${url.port}`)).toBe(404);
     expect(await rawPost("/mcp", "evil.example")).toBe(403);
+    expect(await rawPost("/mcp", "docs.example.org")).toBe(200);
     expect(stdout).toBe("");
   });
 });

@@ -41,6 +41,7 @@ describe("parseCommandLine", () => {
         snippetChars: 240,
         maxFileBytes: 1024 * 1024,
         vocabulary: undefined,
+        allowedHosts: [],
       },
     });
   });

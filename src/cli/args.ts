@@ -10,7 +10,7 @@ import type { ContractLocale } from "../index.js";
  *
  * @example
  * const options: ServeArguments = { folder: "./docs", locale: "pt-BR", limit: 10, maxChars: 20000,
- *   snippetChars: 240, maxFileBytes: 1048576 };
+ *   snippetChars: 240, maxFileBytes: 1048576, allowedHosts: [] };
  */
 export interface ServeArguments {
   readonly folder: string;
@@ -30,6 +30,8 @@ export interface ServeArguments {
   readonly maxFileBytes: number;
   /** A JSON vocabulary table. @default undefined (no translation) */
   readonly vocabulary?: string | undefined;
+  /** Public host names accepted in the `Host` header, e.g. a tunnel's. @default [] */
+  readonly allowedHosts: readonly string[];
 }
 
 /**
@@ -57,6 +59,7 @@ const OPTIONS = {
   "snippet-chars": { type: "string" },
   "max-file-bytes": { type: "string" },
   vocabulary: { type: "string" },
+  "allowed-host": { type: "string", multiple: true },
 } as const;
 
 class UsageError extends Error {}
@@ -136,6 +139,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         snippetChars: positiveInteger("snippet-chars", values["snippet-chars"], 240, 40),
         maxFileBytes: positiveInteger("max-file-bytes", values["max-file-bytes"], 1024 * 1024),
         vocabulary: values.vocabulary,
+        allowedHosts: values["allowed-host"] ?? [],
       },
     };
   } catch (error) {
@@ -155,6 +159,8 @@ Usage:
 Options of serve:
   --http [host:]port     serve Streamable HTTP at http://host:port/mcp instead of stdio;
                          host defaults to 127.0.0.1 (a non-loopback host must be written out)
+  --allowed-host NAME    also accept this Host header over HTTP (a tunnel or proxy's public
+                         name); repeatable. Loopback names are always accepted
   --base-url URL         a document's url is URL + its path (default: its file:// URI);
                          citations in ChatGPT need a public URL
   --locale pt-BR|en      language of titles, schema descriptions and messages (default pt-BR)

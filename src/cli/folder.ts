@@ -4,8 +4,8 @@
  * or size changed, drops the deleted ones, and rebuilds the search index only when something
  * changed. Every read goes through the one containment check, {@link resolveInside}.
  */
-import type { Dirent } from "node:fs";
-import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { lstatSync, readdirSync, type Dirent } from "node:fs";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createIndex, type IndexEntry, type SearchIndex, type Vocabulary } from "../index.js";
@@ -158,16 +158,21 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
 
   async function run(): Promise<FolderSnapshot> {
     const started = performance.now();
-    const listed = await walk(root, log);
+    const listed = walk(root, log);
     let changed = false;
     const seen = new Set<string>();
-    await mapLimit(listed, 64, async (file) => {
-      const info = await statListed(root, file);
-      if (info === null) return;
+    const stale: { file: Listed; modified: number; size: number }[] = [];
+    for (const file of listed) {
+      const info = file.link ? await statLink(root, file) : statFile(root, file);
+      if (info === null) continue;
       seen.add(file.relative);
       const before = known.get(file.relative);
-      if (before !== undefined && before.modified === info.mtimeMs && before.size === info.size) return;
-      known.set(file.relative, await readOne(file, info.mtimeMs, info.size));
+      if (before === undefined || before.modified !== info.mtimeMs || before.size !== info.size) {
+        stale.push({ file, modified: info.mtimeMs, size: info.size });
+      }
+    }
+    await mapLimit(stale, 16, async ({ file, modified, size }) => {
+      known.set(file.relative, await readOne(file, modified, size));
       changed = true;
     });
     for (const relative of [...known.keys()]) {
@@ -215,47 +220,44 @@ function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The size and modification time of a listed file; a link is followed only inside the root. */
-async function statListed(root: string, file: Listed): Promise<{ mtimeMs: number; size: number } | null> {
-  try {
-    if (!file.link) return await lstat(join(root, file.relative));
-    const real = await resolveInside(root, file.relative);
-    if (real === null) return null;
-    const info = await stat(real);
-    return info.isFile() ? info : null;
-  } catch {
-    return null;
-  }
+/** The size and modification time of a plain listed file, or `null` when it vanished. */
+function statFile(root: string, file: Listed): { mtimeMs: number; size: number } | null {
+  const info = lstatSync(join(root, file.relative), { throwIfNoEntry: false });
+  return info?.isFile() === true ? info : null;
+}
+
+/** The same for a symbolic link, followed only when it resolves inside the root. */
+async function statLink(root: string, file: Listed): Promise<{ mtimeMs: number; size: number } | null> {
+  const real = await resolveInside(root, file.relative);
+  if (real === null) return null;
+  const info = await stat(real).catch(() => null);
+  return info?.isFile() === true ? info : null;
 }
 
 /**
  * Lists the supported files under `root`, as relative paths with "/" separators. Vendor and
  * hidden folders are skipped; symbolic links to folders are not followed (no cycles); symbolic
- * links to files are listed and checked for containment when read.
+ * links to files are listed and checked for containment when read. The listing and the stats
+ * are synchronous on purpose: for thousands of files, one blocking pass is several times faster
+ * than as many promises.
  */
-async function walk(root: string, log: (line: string) => void): Promise<Listed[]> {
+function walk(root: string, log: (line: string) => void): Listed[] {
   const found: Listed[] = [];
   const pending: string[] = [""];
-  while (pending.length > 0) {
-    const batch = pending.splice(0, 16);
-    const listings = await Promise.all(
-      batch.map(async (folder) => {
-        try {
-          return { folder, entries: await readdir(join(root, folder), { withFileTypes: true }) };
-        } catch {
-          log(`skipped folder ${folder || "."}: it cannot be read`);
-          return { folder, entries: [] as Dirent[] };
-        }
-      }),
-    );
-    for (const { folder, entries } of listings) {
-      for (const entry of entries) {
-        const relative = folder === "" ? entry.name : `${folder}/${entry.name}`;
-        if (entry.isDirectory()) {
-          if (!entry.name.startsWith(".") && !VENDOR_FOLDERS.has(entry.name)) pending.push(relative);
-        } else if ((entry.isFile() || entry.isSymbolicLink()) && SUPPORTED_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
-          found.push({ relative, link: entry.isSymbolicLink() });
-        }
+  for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(root, folder), { withFileTypes: true });
+    } catch {
+      log(`skipped folder ${folder || "."}: it cannot be read`);
+      continue;
+    }
+    for (const entry of entries) {
+      const relative = folder === "" ? entry.name : `${folder}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith(".") && !VENDOR_FOLDERS.has(entry.name)) pending.push(relative);
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && SUPPORTED_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
+        found.push({ relative, link: entry.isSymbolicLink() });
       }
     }
   }

@@ -41,7 +41,7 @@ async function serve(args: ServeArguments, version: string): Promise<void> {
   if (!isLoopback(args.http.host)) {
     log(`warning: listening on ${args.http.host}, reachable from other machines; put it behind HTTPS`);
   }
-  const serving = await serveFolderHttp(options, args.http, log);
+  const serving = await serveFolderHttp(options, { ...args.http, allowedHosts: args.allowedHosts }, log);
   log(`serving ${folder.root} over Streamable HTTP at ${serving.url}`);
   const stop = () => {
     void serving.close().then(() => process.exit(0));

@@ -10,8 +10,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
-  localhostHostValidation,
-  localhostOriginValidation,
+  hostHeaderValidation,
+  originValidation,
   toNodeHandler,
   type NodeIncomingMessageLike,
 } from "@modelcontextprotocol/node";
@@ -75,9 +75,10 @@ export function isLoopback(host: string): boolean {
 }
 
 /**
- * Serves over Streamable HTTP at `http://host:port/mcp`. On a loopback host the `Host` and
- * `Origin` headers are checked (DNS-rebinding protection); a non-loopback host is for a server
- * behind a reverse proxy or tunnel, which owns TLS and those checks.
+ * Serves over Streamable HTTP at `http://host:port/mcp`. On a loopback host, or whenever
+ * `allowedHosts` is given, the `Host` and `Origin` headers must name a loopback host or one of
+ * `allowedHosts` (DNS-rebinding protection); a tunnel's public name goes in `allowedHosts`. A
+ * non-loopback host without `allowedHosts` leaves those checks to the reverse proxy in front.
  *
  * @example
  * const serving = await serveFolderHttp(options, { host: "127.0.0.1", port: 8787 }, log);
@@ -85,22 +86,24 @@ export function isLoopback(host: string): boolean {
  */
 export async function serveFolderHttp(
   options: FolderServerOptions,
-  listen: { readonly host: string; readonly port: number },
+  listen: { readonly host: string; readonly port: number; readonly allowedHosts?: readonly string[] },
   log: (line: string) => void,
 ): Promise<HttpServing> {
   const onerror = (error: Error) => log(`http error: ${error.message}`);
   const handler = createMcpHandler(() => createFolderServer(options), { onerror });
   const handle = toNodeHandler(handler, { onerror });
-  const loopback = isLoopback(listen.host);
-  const validateHost = localhostHostValidation();
-  const validateOrigin = localhostOriginValidation();
+  const allowed = listen.allowedHosts ?? [];
+  const guarded = isLoopback(listen.host) || allowed.length > 0;
+  const names = ["localhost", "127.0.0.1", "[::1]", ...allowed];
+  const validateHost = hostHeaderValidation(names);
+  const validateOrigin = originValidation(names);
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?", 1)[0];
     if (path !== MCP_PATH) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end(`Not found. The MCP endpoint is ${MCP_PATH}.\n`);
       return;
     }
-    if (loopback && (!validateHost(req, res) || !validateOrigin(req, res))) return;
+    if (guarded && (!validateHost(req, res) || !validateOrigin(req, res))) return;
     handle(req as NodeIncomingMessageLike, res).catch((error: unknown) => {
       onerror(error instanceof Error ? error : new Error(String(error)));
       if (!res.headersSent) res.writeHead(500).end();

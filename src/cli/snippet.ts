@@ -10,7 +10,7 @@
  */
 interface MappedText {
   readonly normalised: string;
-  readonly origin: readonly number[];
+  readonly origin: Int32Array;
 }
 
 /** ASCII whitespace: space, \t, \n, \v, \f, \r. */
@@ -18,39 +18,66 @@ function isAsciiSpace(code: number): boolean {
   return code === 32 || (code >= 9 && code <= 13);
 }
 
+const utf16 = new TextDecoder("utf-16le");
+/** Normalised non-ASCII characters, per normaliser: a text repeats the same few accents. */
+const charCaches = new WeakMap<(char: string) => string, Map<string, string>>();
+
 /**
  * Normalises like the vocabulary (no accents, lower case, dashes and whitespace runs as one
- * space) while remembering where each character came from. `normalizeChar` handles non-ASCII
- * code points one at a time.
+ * space) while remembering where each character came from. ASCII, the bulk of most texts, is
+ * handled inline on typed arrays; `normalizeChar` handles other code points one at a time.
  */
 function mapText(text: string, normalizeChar: (char: string) => string): MappedText {
-  const out: string[] = [];
-  const origin: number[] = [];
+  let cache = charCaches.get(normalizeChar);
+  if (cache === undefined) {
+    cache = new Map();
+    charCaches.set(normalizeChar, cache);
+  }
+  let codes = new Uint16Array(text.length + 16);
+  let origin = new Int32Array(text.length + 16);
+  let size = 0;
   let lastSpace = true;
-  let index = 0;
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    let piece: string;
-    if (code < 128) {
-      piece = isAsciiSpace(code) || code === 45 ? " " : code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : char;
-    } else if ((code >= 0x2010 && code <= 0x2014) || /\s/u.test(char)) {
-      piece = " ";
+  const push = (code: number, from: number) => {
+    if (code === 32) {
+      if (lastSpace) return;
+      lastSpace = true;
     } else {
-      piece = normalizeChar(char);
+      lastSpace = false;
     }
-    for (const unit of piece) {
-      if (unit === " ") {
-        if (lastSpace) continue;
-        lastSpace = true;
-      } else {
-        lastSpace = false;
+    if (size === codes.length) {
+      const grownCodes = new Uint16Array(codes.length * 2);
+      grownCodes.set(codes);
+      codes = grownCodes;
+      const grownOrigin = new Int32Array(origin.length * 2);
+      grownOrigin.set(origin);
+      origin = grownOrigin;
+    }
+    codes[size] = code;
+    origin[size] = from;
+    size += 1;
+  };
+  for (let index = 0; index < text.length; ) {
+    const code = text.charCodeAt(index);
+    if (code < 128) {
+      push(isAsciiSpace(code) || code === 45 ? 32 : code >= 65 && code <= 90 ? code + 32 : code, index);
+      index += 1;
+      continue;
+    }
+    const point = text.codePointAt(index) ?? code;
+    const char = String.fromCodePoint(point);
+    if ((point >= 0x2010 && point <= 0x2014) || /\s/u.test(char)) {
+      push(32, index);
+    } else {
+      let piece = cache.get(char);
+      if (piece === undefined) {
+        piece = normalizeChar(char);
+        if (cache.size < 65_536) cache.set(char, piece);
       }
-      out.push(unit);
-      origin.push(index);
+      for (let unit = 0; unit < piece.length; unit += 1) push(piece.charCodeAt(unit), index);
     }
     index += char.length;
   }
-  return { normalised: out.join(""), origin };
+  return { normalised: utf16.decode(codes.subarray(0, size)), origin: origin.subarray(0, size) };
 }
 
 /** True for a UTF-16 code in [a-z0-9]: the only characters that continue a word. */
@@ -168,10 +195,18 @@ function snapToWords(text: string, from: number, to: number, matchStart: number,
   }
   let end = to;
   if (end < text.length && !/\s/.test(text[end] ?? " ")) {
+    let moved = false;
     for (let at = end - 1; at > Math.max(matchEnd, end - slack); at -= 1) {
       if (/\s/.test(text[at] ?? "")) {
         end = at;
+        moved = true;
         break;
+      }
+    }
+    for (let at = end; !moved && at <= Math.min(text.length, to + slack); at += 1) {
+      if (at === text.length || /\s/.test(text[at] ?? "")) {
+        end = at;
+        moved = true;
       }
     }
   }

@@ -1,0 +1,135 @@
+/**
+ * `mcp-search serve` on a generated folder of 10k Markdown files with a realistic size mix:
+ * the time to index it from cold, the heap it holds, and the p50/p99 of a search, both on the
+ * index alone and as a full tool call through a real client (which includes the incremental
+ * re-index check: one stat per file).
+ *
+ * Run: npx vitest bench --run bench/folder.bench.ts
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
+import { afterAll, beforeAll, bench, describe } from "vitest";
+import { createVocabulary } from "../src/index.js";
+import { openFolder, type Folder } from "../src/cli/folder.js";
+import { createFolderServer } from "../src/cli/serve.js";
+
+const FILES = 10_000;
+const WORDS = [
+  "coffee", "extraction", "grind", "water", "temperature", "ratio", "bloom", "filter", "espresso", "roast",
+  "budget", "income", "savings", "interest", "pension", "insurance", "rendimento", "orçamento", "poupança",
+  "receita", "farinha", "açúcar", "forno", "massa", "leite", "ovos", "server", "protocol", "search", "fetch",
+  "index", "query", "token", "document", "folder", "snippet", "limit", "page", "vocabulary", "citation",
+  "the", "of", "and", "a", "to", "in", "is", "for", "with", "on", "de", "da", "do", "que", "em", "para",
+];
+const QUERIES = ["coffee extraction", "rendimento da poupança", "grind size", "citation url", "orcamento", "açúcar forno", "espresso ratio temperature", "zzz no match", "token", "page limit snippet"];
+
+/** A small deterministic generator (LCG), so every run indexes the same folder. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** Sizes like a real notes folder: most files small, some medium, a few long. */
+function sizeOf(next: () => number): number {
+  const roll = next();
+  if (roll < 0.7) return 500 + Math.floor(next() * 3500);
+  if (roll < 0.95) return 4000 + Math.floor(next() * 26_000);
+  return 30_000 + Math.floor(next() * 170_000);
+}
+
+function markdown(next: () => number, index: number): string {
+  const pick = () => WORDS[Math.floor(next() * WORDS.length)] as string;
+  const size = sizeOf(next);
+  const lines = [`# Note ${index}: ${pick()} ${pick()}`, ""];
+  let length = 0;
+  while (length < size) {
+    const sentence = Array.from({ length: 8 + Math.floor(next() * 12) }, pick).join(" ");
+    lines.push(next() < 0.1 ? `\n## ${pick()}\n` : `${sentence}.`);
+    length += sentence.length + 2;
+  }
+  return lines.join("\n");
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
+}
+
+let root: string;
+let folder: Folder;
+let client: Client;
+const vocabulary = createVocabulary({ locale: "pt-BR", sourceName: "a pasta", entries: [{ asked: "renda", source: ["rendimento"] }] });
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "mcp-search-bench-"));
+  const next = random(20_260_902);
+  let bytes = 0;
+  for (let batch = 0; batch < FILES; batch += 500) {
+    await Promise.all(
+      Array.from({ length: 500 }, async (_, offset) => {
+        const index = batch + offset;
+        const folderName = join(root, `area-${index % 40}`, `topic-${index % 7}`);
+        await mkdir(folderName, { recursive: true });
+        const text = markdown(next, index);
+        bytes += Buffer.byteLength(text);
+        await writeFile(join(folderName, `note-${index}.md`), text);
+      }),
+    );
+  }
+  global.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const started = performance.now();
+  folder = await openFolder({ root, vocabulary });
+  const indexMs = performance.now() - started;
+  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+
+  const server = createFolderServer({ name: "bench", version: "0.0.0", folder, vocabulary });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  client = new Client({ name: "bench", version: "0.0.0" });
+  await client.connect(clientTransport);
+
+  const indexOnly: number[] = [];
+  const toolCall: number[] = [];
+  for (let round = 0; round < 20; round += 1) {
+    for (const query of QUERIES) {
+      let at = performance.now();
+      folder.current.index.search(query);
+      indexOnly.push(performance.now() - at);
+      at = performance.now();
+      await client.callTool({ name: "search", arguments: { query } });
+      toolCall.push(performance.now() - at);
+    }
+  }
+  indexOnly.sort((a, b) => a - b);
+  toolCall.sort((a, b) => a - b);
+  const format = (n: number) => n.toFixed(2);
+  console.log(
+    [
+      `folder bench: ${folder.current.documents.size} Markdown files, ${(bytes / 2 ** 20).toFixed(1)} MiB`,
+      `  index from cold: ${Math.round(indexMs)} ms, heap +${heapMb.toFixed(0)} MiB`,
+      `  index.search    p50 ${format(percentile(indexOnly, 0.5))} ms, p99 ${format(percentile(indexOnly, 0.99))} ms`,
+      `  tools/call search (re-index check + search + snippets) p50 ${format(percentile(toolCall, 0.5))} ms, p99 ${format(percentile(toolCall, 0.99))} ms`,
+    ].join("\n"),
+  );
+}, 600_000);
+
+afterAll(async () => {
+  await client?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("mcp-search serve on 10k Markdown files", () => {
+  bench("index.search (one query of the set)", () => {
+    for (const query of QUERIES) folder.current.index.search(query);
+  });
+
+  bench("tools/call search through a real client", async () => {
+    await client.callTool({ name: "search", arguments: { query: "coffee extraction" } });
+  }, { iterations: 20, time: 0 });
+});
