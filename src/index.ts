@@ -29,7 +29,9 @@ export type {
 
 // Ranking
 export { DEFAULT_LIMIT, createIndex, normalizeText, rankEntries, tokenize } from "./rank.js";
-export type { IndexEntry, SearchIndex, SearchOptions } from "./rank.js";
+export type { IndexEntry, IndexOptions, SearchIndex, SearchOptions } from "./rank.js";
+export { INTENT_WORDS, detectIntent } from "./intent.js";
+export type { IndexIntentOptions, IntentLocale, IntentWords, QueryIntent } from "./intent.js";
 
 // Vocabulary
 export { createVocabulary } from "./vocabulary.js";

@@ -5,7 +5,9 @@
  */
 import type { SearchResult } from "./contract.js";
 import { McpSearchError } from "./errors.js";
+import { createIntentBoost, type IndexIntentOptions } from "./intent.js";
 import { normalizeText } from "./_normalize.js";
+import { createResolver } from "./_resolve.js";
 
 export { normalizeText };
 
@@ -41,7 +43,7 @@ export interface SearchOptions {
 }
 
 /**
- * A built index: its size and a deterministic `search`.
+ * A built index: its size, a deterministic `search` and a tolerant `resolve`.
  *
  * @example
  * const index: SearchIndex = createIndex(entries);
@@ -50,6 +52,40 @@ export interface SearchOptions {
 export interface SearchIndex {
   readonly size: number;
   search(query: string, options?: SearchOptions): SearchResult[];
+  /**
+   * The id of the entry a model meant, or `null`: what it hands back to `fetch` is not always
+   * the id it was given. Accepted, each with extra whitespace around it: the exact id; the
+   * entry's url with or without scheme, `www.`, trailing slash or fragment, its query ignored
+   * unless two entries differ only by query; a bare path, with or without its leading slash;
+   * the id without its `prefix:` namespace. An exact id wins outright; otherwise the readings
+   * must agree on one entry, and anything ambiguous gives `null`. The lookup maps are built
+   * with the index, so a call costs a few map reads. Fits `resolveId` of
+   * `registerDeepResearchTools` as it is.
+   *
+   * @example
+   * const index = createIndex([{ id: "page:/live", title: "Live", url: "https://example.com/live" }]);
+   * index.resolve("page:/live");                 // => "page:/live"
+   * index.resolve(" http://www.example.com/live/#now "); // => "page:/live"
+   * index.resolve("example.com/live?utm=chat");  // => "page:/live"
+   * index.resolve("live");                       // => "page:/live" (a bare path)
+   * index.resolve("/docs");                      // => null
+   */
+  resolve(ref: string): string | null;
+}
+
+/**
+ * Options of {@link createIndex}.
+ *
+ * @example
+ * createIndex(entries, { intent: { now: ["page:/live"] } } satisfies IndexOptions);
+ */
+export interface IndexOptions {
+  /**
+   * Boosts entries by query intent: present tense ("right now", "agora") or most recent
+   * ("latest", "último"). See {@link IndexIntentOptions} for the rule.
+   * @default undefined (the default ranking, whatever the query says)
+   */
+  readonly intent?: IndexIntentOptions;
 }
 
 /**
@@ -377,12 +413,17 @@ function searchIndex(data: IndexData, query: string, options?: SearchOptions): S
  * index.size;                     // => 2
  * index.search("populacao")[0]?.id; // => "sidra:6579"
  * index.search("de", { limit: 5 });   // => [] (stopwords only)
+ * index.resolve("sidra.ibge.gov.br/tabela/6579/"); // => "sidra:6579"
  */
-export function createIndex(entries: readonly IndexEntry[]): SearchIndex {
+export function createIndex(entries: readonly IndexEntry[], indexOptions: IndexOptions = {}): SearchIndex {
   const data = buildIndexData(entries);
+  const { intent } = indexOptions;
+  const rankAll = (query: string) => searchIndex(data, query, { limit: data.ids.length });
+  const boost = intent && createIntentBoost(entries, intent, { defaultLimit: DEFAULT_LIMIT, rankAll, tokenize });
   return {
     size: data.ids.length,
-    search: (query, options) => searchIndex(data, query, options),
+    search: (query, options) => boost?.(query, options) ?? searchIndex(data, query, options),
+    resolve: createResolver(data.ids, data.urls),
   };
 }
 

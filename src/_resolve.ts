@@ -1,0 +1,154 @@
+/**
+ * The tolerant resolver behind `SearchIndex.resolve`: what a model hands back to `fetch` (the
+ * id, the citation URL with or without scheme, `www.` or trailing slash, a bare path, the id
+ * without its `prefix:` namespace, any of them with extra whitespace) mapped to one entry's id,
+ * or null. Every lookup map is built once; a call does a fixed number of map reads and at most
+ * two URL parses. Private: the public face is `SearchIndex.resolve` in src/rank.ts.
+ */
+
+/** A map value for a key that two or more entries share: the resolver never picks one. */
+const AMBIGUOUS = -1;
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+const NAMESPACE = /^[^\s:/]+:/;
+const WHITESPACE_RUNS = /\s+/g;
+const PLACEHOLDER_ORIGIN = "http://resolve.invalid";
+
+/** Where a URL points once scheme, `www.`, trailing slash and fragment are dropped. */
+interface Page {
+  /** `example.com` (lower case, no `www.`, with the port), or null for a site-relative path. */
+  readonly host: string | null;
+  readonly path: string;
+  /** The query's parameters, sorted, so `?b=2&a=1` and `?a=1&b=2` meet; "" without one. */
+  readonly query: string;
+}
+
+function trimSlash(path: string): string {
+  const trimmed = path.replace(/\/+$/, "");
+  return trimmed === "" ? "/" : trimmed;
+}
+
+function pageOf(url: URL, withHost: boolean): Page {
+  const params = new URLSearchParams(url.search);
+  params.sort();
+  return {
+    host: withHost ? url.host.replace(/^www\./, "") : null,
+    path: trimSlash(url.pathname),
+    query: params.toString(),
+  };
+}
+
+/** An absolute URL, with or without its scheme: "https://example.com/a", "example.com/a", "//example.com/a". */
+function parseAbsolute(text: string): Page | null {
+  if (text.startsWith("/") && !text.startsWith("//")) return null;
+  const candidate = SCHEME.test(text) ? text : text.startsWith("//") ? `https:${text}` : `https://${text}`;
+  try {
+    const url = new URL(candidate);
+    return url.host === "" ? null : pageOf(url, true);
+  } catch {
+    return null;
+  }
+}
+
+/** A site-relative path, with or without its leading slash: "docs/a", "/docs/a/?x=1#top". */
+function parsePath(text: string): Page | null {
+  if (SCHEME.test(text) || text.startsWith("//")) return null;
+  try {
+    return pageOf(new URL(text.startsWith("/") ? text : `/${text}`, PLACEHOLDER_ORIGIN), false);
+  } catch {
+    return null;
+  }
+}
+
+/** Sets `key` to `entry`, or to AMBIGUOUS once a second entry claims it. */
+function claim(map: Map<string, number>, key: string, entry: number): void {
+  const current = map.get(key);
+  map.set(key, current === undefined || current === entry ? entry : AMBIGUOUS);
+}
+
+/**
+ * Pages and the entries at them. The query counts only where the catalogue needs it: a page
+ * held by one entry answers whatever query comes with it; a page held by several (they differ
+ * only by query) answers only the exact query of one of them.
+ */
+class PageTable {
+  private readonly pages = new Map<string, number>();
+  private readonly queried = new Map<string, number>();
+
+  /** Fills the table from every entry's page; two passes so only shared pages keep queries. */
+  constructor(pages: readonly (Page | null)[], key: (page: Page) => string) {
+    pages.forEach((page, entry) => {
+      if (page !== null) claim(this.pages, key(page), entry);
+    });
+    pages.forEach((page, entry) => {
+      if (page === null) return;
+      const at = key(page);
+      if (this.pages.get(at) === AMBIGUOUS) claim(this.queried, `${at}?${page.query}`, entry);
+    });
+  }
+
+  /** The entry at `page`, undefined when no entry is there, AMBIGUOUS when it cannot choose. */
+  find(page: Page | null, key: (page: Page) => string): number | undefined {
+    if (page === null) return undefined;
+    const at = key(page);
+    const entry = this.pages.get(at);
+    if (entry !== AMBIGUOUS) return entry;
+    return this.queried.get(`${at}?${page.query}`) ?? AMBIGUOUS;
+  }
+}
+
+const siteKey = (page: Page): string => `${page.host ?? ""}${page.path}`;
+const pathKey = (page: Page): string => page.path;
+
+/** An entry's url as a page: absolute when it parses as one, else site-relative when it starts with "/". */
+function entryPage(url: string): Page | null {
+  const text = url.trim();
+  return parseAbsolute(text) ?? (text.startsWith("/") ? parsePath(text) : null);
+}
+
+/**
+ * Builds `resolve(ref)` over the index's ids and urls (same order, ids unique).
+ *
+ * An exact id wins outright: first verbatim, then with its whitespace trimmed and collapsed.
+ * Otherwise every tolerant reading is tried (the id after a namespace, an absolute URL, a bare
+ * path) and the answer is the one entry they point to; two candidates, or a reading that
+ * itself cannot choose, give null.
+ */
+export function createResolver(ids: readonly string[], urls: readonly string[]): (ref: string) => string | null {
+  const exact = new Map<string, number>();
+  const loose = new Map<string, number>();
+  const bare = new Map<string, number>();
+  ids.forEach((id, entry) => {
+    exact.set(id, entry);
+    const collapsed = id.trim().replace(WHITESPACE_RUNS, " ");
+    if (collapsed !== id) claim(loose, collapsed, entry);
+    const namespace = NAMESPACE.exec(collapsed);
+    if (namespace !== null && collapsed.length > namespace[0].length) {
+      claim(bare, collapsed.slice(namespace[0].length).trim(), entry);
+    }
+  });
+  const pages = urls.map(entryPage);
+  const sites = new PageTable(pages, siteKey);
+  const paths = new PageTable(pages, pathKey);
+
+  return (ref) => {
+    if (typeof ref !== "string") return null;
+    if (exact.has(ref)) return ref;
+    const text = ref.trim().replace(WHITESPACE_RUNS, " ");
+    if (text === "") return null;
+    const direct = exact.get(text) ?? loose.get(text);
+    if (direct !== undefined) return direct === AMBIGUOUS ? null : (ids[direct] ?? null);
+
+    let found: number | undefined;
+    for (const entry of [
+      bare.get(text),
+      sites.find(parseAbsolute(text), siteKey),
+      paths.find(parsePath(text), pathKey),
+    ]) {
+      if (entry === undefined) continue;
+      if (entry === AMBIGUOUS || (found !== undefined && found !== entry)) return null;
+      found = entry;
+    }
+    return found === undefined ? null : (ids[found] ?? null);
+  };
+}

@@ -1,0 +1,290 @@
+/**
+ * The intent hook of `createIndex`: "where is X right now" and "latest X" differ by exactly the
+ * words a keyword scorer drops, so the index can read them and put the entries that answer the
+ * present tense (a live page) or the most recent past (the newest finished records) first.
+ *
+ * The rule, when an intent's words appear in the query (whole words, after normalisation):
+ * - the intent's entries that the query matches come first, then every other match in the
+ *   default order; `now` entries keep their score order among themselves, `latest` entries go
+ *   newest first;
+ * - a query made of intent words only ("right now", "agora", "latest") matches every entry of
+ *   the intent, in its own order, followed by whatever the words themselves matched;
+ * - when both intents fire, the `now` group goes before the `latest` group.
+ * Without the option, or with no intent word in the query, the ranking is the default one.
+ */
+import type { SearchResult } from "./contract.js";
+import { McpSearchError } from "./errors.js";
+import { normalizeText } from "./_normalize.js";
+import type { IndexEntry, SearchOptions } from "./rank.js";
+
+/**
+ * The two lists of one locale: words (or phrases) of the present tense, and of the most recent
+ * past. "yesterday" is in `latest` on purpose: it is a finished day, "now" is a moment.
+ *
+ * @example
+ * const words: IntentWords = { now: ["now", "live"], latest: ["latest", "yesterday"] };
+ */
+export interface IntentWords {
+  readonly now: readonly string[];
+  readonly latest: readonly string[];
+}
+
+/**
+ * The locales whose intent words the library ships.
+ *
+ * @example
+ * const locale: IntentLocale = "pt-BR";
+ */
+export type IntentLocale = "pt-BR" | "en";
+
+/**
+ * The intent words per locale, readable by servers (to extend them, or to build their own
+ * ranking). Matched on whole words after normalisation, so accents and case never count.
+ *
+ * @example
+ * INTENT_WORDS.en.now.includes("right now");      // => true
+ * INTENT_WORDS["pt-BR"].latest.includes("ontem"); // => true
+ */
+export const INTENT_WORDS: Readonly<Record<IntentLocale, IntentWords>> = {
+  "pt-BR": {
+    now: ["agora", "agora mesmo", "atualmente", "neste momento", "nesse momento", "no momento",
+      "hoje", "ao vivo", "em tempo real", "tempo real"],
+    latest: ["último", "última", "últimos", "últimas", "mais recente", "mais recentes", "recente", "recentes",
+      "recentemente", "mais novo", "mais nova", "ontem"],
+  },
+  en: {
+    now: ["now", "right now", "currently", "at the moment", "at present", "presently", "live",
+      "today", "real time", "realtime"],
+    latest: ["latest", "newest", "recent", "most recent", "recently", "last", "yesterday"],
+  },
+};
+
+/**
+ * What {@link detectIntent} read in a query: which intents fired, and the query's words that
+ * are not intent words (normalised, joined by single spaces), the topic to score on.
+ *
+ * @example
+ * const intent: QueryIntent = { now: true, latest: false, rest: "where is the spx gamma flip" };
+ */
+export interface QueryIntent {
+  readonly now: boolean;
+  readonly latest: boolean;
+  readonly rest: string;
+}
+
+/**
+ * The `intent` option of `createIndex`: which entries answer each intent.
+ *
+ * @example
+ * createIndex(entries, {
+ *   intent: { now: ["page:/live"], latest: (entry) => /\d{4}-\d{2}-\d{2}/.exec(entry.id)?.[0] },
+ * });
+ */
+export interface IndexIntentOptions {
+  /**
+   * The entries that answer the present tense: their ids, or a predicate over the entries.
+   * @default undefined (present tense changes nothing)
+   */
+  readonly now?: readonly string[] | ((entry: IndexEntry) => boolean);
+  /**
+   * The entries that answer "the most recent": their ids newest first, or a recency key per
+   * entry (an ISO date, or a number; larger is newer; `undefined` leaves the entry out). Keys
+   * are all strings or all numbers.
+   * @default undefined (most-recent wording changes nothing)
+   */
+  readonly latest?: readonly string[] | ((entry: IndexEntry) => string | number | undefined);
+  /**
+   * The words that fire each intent, whole words or phrases, matched after normalisation.
+   * @default both locales of {@link INTENT_WORDS} together
+   */
+  readonly words?: IntentWords;
+}
+
+const WORD_SEPARATORS = /[^a-z0-9]+/;
+
+/** Phrases as word lists, grouped by first word, longest first, for a greedy linear scan. */
+type PhraseTable = Map<string, { readonly words: readonly string[]; readonly intent: "now" | "latest" }[]>;
+
+function wordsOf(text: string): string[] {
+  return normalizeText(text).split(WORD_SEPARATORS).filter((word) => word !== "");
+}
+
+function buildPhraseTable(words: IntentWords): PhraseTable {
+  const table: PhraseTable = new Map();
+  for (const intent of ["now", "latest"] as const) {
+    for (const phrase of words[intent]) {
+      const parts = wordsOf(phrase);
+      const first = parts[0];
+      if (first === undefined) continue;
+      const list = table.get(first) ?? [];
+      list.push({ words: parts, intent });
+      table.set(first, list);
+    }
+  }
+  for (const list of table.values()) list.sort((a, b) => b.words.length - a.words.length);
+  return table;
+}
+
+const DEFAULT_WORDS: IntentWords = {
+  now: [...INTENT_WORDS["pt-BR"].now, ...INTENT_WORDS.en.now],
+  latest: [...INTENT_WORDS["pt-BR"].latest, ...INTENT_WORDS.en.latest],
+};
+const DEFAULT_TABLE = buildPhraseTable(DEFAULT_WORDS);
+
+function scan(query: string, table: PhraseTable): QueryIntent {
+  const words = wordsOf(query);
+  const rest: string[] = [];
+  let now = false;
+  let latest = false;
+  for (let i = 0; i < words.length; ) {
+    const word = words[i] as string;
+    const hit = table.get(word)?.find((phrase) => phrase.words.every((part, k) => words[i + k] === part));
+    if (hit === undefined) {
+      rest.push(word);
+      i += 1;
+      continue;
+    }
+    if (hit.intent === "now") now = true;
+    else latest = true;
+    i += hit.words.length;
+  }
+  return { now, latest, rest: rest.join(" ") };
+}
+
+/**
+ * Reads the intent of a query: whole normalised words and phrases, longest phrase first, in one
+ * pass over the query (linear in its length). `words` defaults to both locales together.
+ *
+ * @example
+ * detectIntent("Where is the SPX gamma flip right now?");
+ * // => { now: true, latest: false, rest: "where is the spx gamma flip" }
+ * detectIntent("último fechamento", INTENT_WORDS["pt-BR"]);
+ * // => { now: false, latest: true, rest: "fechamento" }
+ * detectIntent("knowledge base"); // => { now: false, latest: false, rest: "knowledge base" } ("now" is not a word here)
+ */
+export function detectIntent(query: string, words?: IntentWords): QueryIntent {
+  return scan(query, words === undefined ? DEFAULT_TABLE : buildPhraseTable(words));
+}
+
+/** For each entry, its place in an intent's own order, or -1 when it does not answer it. */
+function rankIds(ids: readonly string[], listed: readonly string[], option: string): Int32Array {
+  const position = new Map(ids.map((id, entry) => [id, entry]));
+  const rank = new Int32Array(ids.length).fill(-1);
+  listed.forEach((id, place) => {
+    const entry = position.get(id);
+    if (entry === undefined) {
+      throw new McpSearchError(`createIndex: intent.${option} names the id ${JSON.stringify(id)}, which no entry has.`);
+    }
+    if (rank[entry] !== -1) {
+      throw new McpSearchError(`createIndex: intent.${option} names the id ${JSON.stringify(id)} twice.`);
+    }
+    rank[entry] = place;
+  });
+  return rank;
+}
+
+function rankNow(entries: readonly IndexEntry[], option: IndexIntentOptions["now"]): Int32Array {
+  if (option === undefined || Array.isArray(option)) {
+    return rankIds(entries.map((entry) => entry.id), (option ?? []) as readonly string[], "now");
+  }
+  const pick = option as (entry: IndexEntry) => boolean;
+  return Int32Array.from(entries, (entry, i) => (pick(entry) ? i : -1));
+}
+
+function rankLatest(entries: readonly IndexEntry[], option: IndexIntentOptions["latest"]): Int32Array {
+  if (option === undefined || Array.isArray(option)) {
+    return rankIds(entries.map((entry) => entry.id), (option ?? []) as readonly string[], "latest");
+  }
+  const keyOf = option as (entry: IndexEntry) => string | number | undefined;
+  const dated: { entry: number; key: string | number }[] = [];
+  entries.forEach((entry, i) => {
+    const key = keyOf(entry);
+    if (key === undefined) return;
+    const first = dated[0];
+    if ((typeof key !== "string" && typeof key !== "number") || (first !== undefined && typeof first.key !== typeof key)) {
+      throw new McpSearchError(
+        `createIndex: intent.latest gave ${JSON.stringify(key)} for the id ${JSON.stringify(entry.id)}; keys must be all strings or all numbers.`,
+      );
+    }
+    dated.push({ entry: i, key });
+  });
+  // Newest first; equal keys keep the collection's order (Array.prototype.sort is stable).
+  dated.sort((a, b) => (a.key === b.key ? 0 : a.key > b.key ? -1 : 1));
+  const rank = new Int32Array(entries.length).fill(-1);
+  dated.forEach(({ entry }, place) => (rank[entry] = place));
+  return rank;
+}
+
+/** The entries of one intent in its own order. */
+function groupOf(rank: Int32Array): number[] {
+  const members: number[] = [];
+  rank.forEach((place, entry) => {
+    if (place !== -1) members.push(entry);
+  });
+  return members.sort((a, b) => (rank[a] as number) - (rank[b] as number));
+}
+
+/** What the boost borrows from the index, so this module does not import it back. @internal */
+export interface IntentRanking {
+  /** `DEFAULT_LIMIT`. */
+  readonly defaultLimit: number;
+  /** The default ranking of a query, with no limit. */
+  readonly rankAll: (query: string) => SearchResult[];
+  /** The index's tokenizer: a rest with no token means the query named no topic. */
+  readonly tokenize: (text: string) => string[];
+}
+
+/**
+ * The boosted search, built once by `createIndex` when `intent` is given. It returns
+ * `undefined` when the query fires no intent, so the caller runs the default search unchanged.
+ * Not re-exported from the package entry.
+ *
+ * @internal
+ */
+export function createIntentBoost(
+  entries: readonly IndexEntry[],
+  options: IndexIntentOptions,
+  ranking: IntentRanking,
+): (query: string, search?: SearchOptions) => SearchResult[] | undefined {
+  const { defaultLimit, rankAll, tokenize } = ranking;
+  const table = options.words === undefined ? DEFAULT_TABLE : buildPhraseTable(options.words);
+  const now = rankNow(entries, options.now);
+  const latest = rankLatest(entries, options.latest);
+  const nowGroup = groupOf(now);
+  const latestGroup = groupOf(latest);
+  const position = new Map(entries.map((entry, i) => [entry.id, i]));
+  // A copy, like the index's own: a later change to the caller's array cannot leak in.
+  const results: readonly SearchResult[] = entries.map(({ id, title, url }) => ({ id, title, url }));
+  const resultOf = (e: number): SearchResult => ({ ...(results[e] as SearchResult) });
+
+  return (query, search) => {
+    const intent = scan(query, table);
+    const fires = (intent.now && nowGroup.length > 0) || (intent.latest && latestGroup.length > 0);
+    if (!fires) return undefined;
+    const limit = Math.floor(search?.limit ?? defaultLimit);
+    if (!(limit > 0)) return [];
+    const ranked = rankAll(query);
+    const matched = new Set(ranked.map((hit) => position.get(hit.id) as number));
+    const topicless = tokenize(intent.rest).length === 0;
+    const placed = new Set<number>();
+    const out: SearchResult[] = [];
+    const place = (e: number, result: SearchResult) => {
+      if (placed.has(e)) return;
+      placed.add(e);
+      out.push(result);
+    };
+    if (intent.now) {
+      // Score order among the matched ones; every one, in its own order, when no topic was named.
+      ranked.forEach((hit) => {
+        const e = position.get(hit.id) as number;
+        if (now[e] !== -1) place(e, hit);
+      });
+      if (topicless) for (const e of nowGroup) place(e, resultOf(e));
+    }
+    if (intent.latest) {
+      for (const e of latestGroup) if (topicless || matched.has(e)) place(e, resultOf(e));
+    }
+    ranked.forEach((hit) => place(position.get(hit.id) as number, hit));
+    return out.slice(0, limit);
+  };
+}
