@@ -4,6 +4,8 @@
  * Private: never re-exported from the package entry.
  */
 
+import type { ReplyProblem } from "./_replies.js";
+
 /** The two surface languages. */
 export type SurfaceLocale = "pt-BR" | "en";
 
@@ -35,6 +37,8 @@ export interface ValidationTexts {
   readonly wrongType: (field: string, received: string) => string;
   /** An id that is empty. */
   readonly emptyId: (field: string) => string;
+  /** A string longer than the contract's maximum; `length` is what arrived. */
+  readonly tooLong: (field: string, max: number, length: number) => string;
 }
 
 /** Default titles and request-time messages of the `search` and `fetch` tools. */
@@ -47,6 +51,10 @@ export interface ToolTexts {
   readonly notFound: (id: string) => string;
   /** A callback that threw; names the tool and carries the error's message. */
   readonly error: (tool: string, message: string) => string;
+  /** A callback's reply outside the contract; names the tool, the field and its position. */
+  readonly badReply: (tool: string, problem: ReplyProblem) => string;
+  /** A callback that outlived `timeoutMs`; names the tool and the limit. */
+  readonly timeout: (tool: string, timeoutMs: number) => string;
 }
 
 /** The vocabulary's note and its set-up errors (src/vocabulary.ts, src/sql.ts). */
@@ -96,6 +104,54 @@ export interface LocaleTexts {
   readonly catalogue: CatalogueTexts;
 }
 
+const EXPECTED_PT = {
+  string: "texto",
+  list: "uma lista",
+  object: "um objeto",
+  searchReply: "uma lista de resultados ou { results }",
+  fetchReply: "um documento, { document } ou null",
+} as const;
+
+function describeProblemPt(problem: ReplyProblem): string {
+  const where = problem.path === "" ? "a resposta" : problem.path;
+  switch (problem.kind) {
+    case "type":
+      return `${where} deve ser ${EXPECTED_PT[problem.expected]} (recebido: ${problem.received})`;
+    case "empty":
+      return `${where} não pode ser vazio`;
+    case "otherId":
+      return `${where} é ${JSON.stringify(problem.returned)}, mas o id pedido foi ${JSON.stringify(problem.requested)}`;
+    case "json":
+      return `${where} não pode ser convertido em JSON (${problem.detail})`;
+    case "invalid":
+      return `${where} é inválido (${problem.detail})`;
+  }
+}
+
+const EXPECTED_EN = {
+  string: "a string",
+  list: "a list",
+  object: "an object",
+  searchReply: "a list of results or { results }",
+  fetchReply: "a document, { document } or null",
+} as const;
+
+function describeProblemEn(problem: ReplyProblem): string {
+  const where = problem.path === "" ? "the reply" : problem.path;
+  switch (problem.kind) {
+    case "type":
+      return `${where} must be ${EXPECTED_EN[problem.expected]} (received: ${problem.received})`;
+    case "empty":
+      return `${where} must not be empty`;
+    case "otherId":
+      return `${where} is ${JSON.stringify(problem.returned)}, but the id asked for was ${JSON.stringify(problem.requested)}`;
+    case "json":
+      return `${where} cannot be converted to JSON (${problem.detail})`;
+    case "invalid":
+      return `${where} is invalid (${problem.detail})`;
+  }
+}
+
 const PT_BR: LocaleTexts = {
   schema: {
     query:
@@ -125,6 +181,8 @@ const PT_BR: LocaleTexts = {
         ? `Os argumentos devem ser um objeto (recebido: ${received}).`
         : `O campo "${field}" é obrigatório e deve ser texto (recebido: ${received}).`,
     emptyId: (field) => `O campo "${field}" não pode ser vazio.`,
+    tooLong: (field, max, length) =>
+      `O campo "${field}" tem ${length} caracteres; o máximo é ${max}. Encurte-o e tente de novo.`,
   },
   vocabulary: {
     note: (term, spellings, sourceName) =>
@@ -147,6 +205,10 @@ const PT_BR: LocaleTexts = {
     notFound: (id) =>
       `Nenhum documento tem o id ${JSON.stringify(id)}. Use um id devolvido pela ferramenta search.`,
     error: (tool, message) => `A ferramenta ${tool} falhou: ${message}`,
+    badReply: (tool, problem) =>
+      `A ferramenta ${tool} devolveu uma resposta fora do contrato: ${describeProblemPt(problem)}.`,
+    timeout: (tool, timeoutMs) =>
+      `A ferramenta ${tool} não respondeu dentro do limite de ${timeoutMs} ms; tente de novo mais tarde.`,
   },
   catalogue: {
     line: (line) => `linha ${line}`,
@@ -194,6 +256,8 @@ const EN: LocaleTexts = {
         ? `The arguments must be an object (received: ${received}).`
         : `Field "${field}" is required and must be a string (received: ${received}).`,
     emptyId: (field) => `Field "${field}" must not be empty.`,
+    tooLong: (field, max, length) =>
+      `Field "${field}" has ${length} characters; the maximum is ${max}. Shorten it and try again.`,
   },
   vocabulary: {
     note: (term, spellings, sourceName) =>
@@ -215,6 +279,8 @@ const EN: LocaleTexts = {
     fetchTitle: "Read a document",
     notFound: (id) => `No document has the id ${JSON.stringify(id)}. Use an id returned by the search tool.`,
     error: (tool, message) => `The ${tool} tool failed: ${message}`,
+    badReply: (tool, problem) => `The ${tool} tool returned a reply outside the contract: ${describeProblemEn(problem)}.`,
+    timeout: (tool, timeoutMs) => `The ${tool} tool did not answer within its limit of ${timeoutMs} ms; try again later.`,
   },
   catalogue: {
     line: (line) => `line ${line}`,

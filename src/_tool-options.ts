@@ -6,6 +6,7 @@ import type { ContractLocale } from "./contract.js";
 import { McpSearchError } from "./errors.js";
 import { DEFAULT_LIMIT } from "./rank.js";
 import type { DeepResearchToolsOptions } from "./register.js";
+import { MAX_TIMEOUT_MS } from "./_deadline.js";
 
 const LOCALES: readonly ContractLocale[] = ["pt-BR", "en"];
 const OPTIONAL_FUNCTIONS = ["resolveId", "notFound", "onError", "extendOutputSchema", "record", "classifyError", "classifyThrown"] as const;
@@ -18,9 +19,11 @@ function fail(message: string): never {
 export interface CheckedOptions {
   readonly locale: ContractLocale;
   readonly limit: number;
+  /** `undefined` when not given: the factory applies its default. */
+  readonly timeoutMs: number | undefined;
 }
 
-/** Checks the server and every option; returns the locale and limit with their defaults. */
+/** Checks the server and every option; returns the locale, limit and time limit with their defaults. */
 export function validateOptions(server: unknown, options: DeepResearchToolsOptions): CheckedOptions {
   if (typeof (server as { registerTool?: unknown } | null)?.registerTool !== "function") {
     fail("`server` must be an McpServer from @modelcontextprotocol/server v2 (it has no registerTool).");
@@ -42,5 +45,9 @@ export function validateOptions(server: unknown, options: DeepResearchToolsOptio
   if (!LOCALES.includes(locale)) fail(`unknown \`locale\` ${JSON.stringify(locale)}: use "pt-BR" or "en".`);
   const limit = options.limit ?? DEFAULT_LIMIT;
   if (!Number.isSafeInteger(limit) || limit < 1) fail(`\`limit\` must be an integer of at least 1 (got ${String(limit)}).`);
-  return { locale, limit };
+  const timeoutMs = options.timeoutMs;
+  if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS)) {
+    fail(`\`timeoutMs\` must be an integer from 1 to ${MAX_TIMEOUT_MS} milliseconds (got ${String(timeoutMs)}).`);
+  }
+  return { locale, limit, timeoutMs };
 }

@@ -33,6 +33,27 @@ export type DeepResearchToolName = (typeof DEEP_RESEARCH_TOOLS)[number];
  */
 export type ContractLocale = SurfaceLocale;
 
+/**
+ * The longest `query` the `search` tool accepts, in UTF-16 code units (JavaScript's `length`).
+ * A question a model asks fits with room to spare; a pasted document does not, and is refused by
+ * the input schema, with a message naming the limit, before any callback runs. Published as
+ * `maxLength` in the JSON Schema.
+ *
+ * @example
+ * searchInputSchema.safeParse({ query: "x".repeat(MAX_QUERY_LENGTH + 1) }).success; // => false
+ */
+export const MAX_QUERY_LENGTH = 2_048;
+
+/**
+ * The longest `id` the `fetch` tool accepts, in UTF-16 code units: room for a citation URL that
+ * `resolveId` maps back to an id, refused above it before any callback runs. Published as
+ * `maxLength` in the JSON Schema.
+ *
+ * @example
+ * fetchInputSchema.safeParse({ id: "x".repeat(MAX_ID_LENGTH + 1) }).success; // => false
+ */
+export const MAX_ID_LENGTH = 2_048;
+
 /** Describes what arrived where a string belonged, for the validation messages. */
 function describeReceived(value: unknown): string {
   if (value === null) return "null";
@@ -51,6 +72,8 @@ function buildSchemas(texts: LocaleTexts) {
           ? v.unknownKeys(issue.keys.map((key) => JSON.stringify(key)).join(", "))
           : v.wrongType("", describeReceived(issue.input)),
     });
+  const boundedString = (field: string, max: number) =>
+    requiredString(field).max(max, { error: (issue) => v.tooLong(field, max, String(issue.input).length) });
   const nonEmptyId = (field: string, description: string) =>
     requiredString(field).min(1, { error: v.emptyId(field) }).describe(description);
 
@@ -63,7 +86,7 @@ function buildSchemas(texts: LocaleTexts) {
     .describe(d.result);
 
   const searchInputSchema = strictInput({
-    query: requiredString("query").describe(d.query),
+    query: boundedString("query", MAX_QUERY_LENGTH).describe(d.query),
   }).describe(d.searchInput);
 
   const searchOutputSchema = z
@@ -71,7 +94,7 @@ function buildSchemas(texts: LocaleTexts) {
     .describe(d.searchOutput);
 
   const fetchInputSchema = strictInput({
-    id: requiredString("id").describe(d.fetchId),
+    id: boundedString("id", MAX_ID_LENGTH).describe(d.fetchId),
   }).describe(d.fetchInput);
 
   const fetchDocumentSchema = z

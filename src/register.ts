@@ -3,7 +3,8 @@
  * McpServer. The only module that knows the MCP SDK, and only its types.
  *
  * Each tool is one small pipeline: arguments (already refused by the strict schema when they
- * carry a foreign key) → callback → reply normalised to the contract → envelope → telemetry.
+ * carry a foreign key or exceed the maximum length) → callback, raced against `timeoutMs` →
+ * reply checked against the contract and normalised → envelope → telemetry.
  */
 import type { McpServer, RegisteredTool, ToolAnnotations } from "@modelcontextprotocol/server";
 import { z } from "zod";
@@ -14,19 +15,35 @@ import {
   type FetchDocument,
   type SearchResult,
 } from "./contract.js";
-import {
-  deepResearchError,
-  deepResearchResult,
-  type DeepResearchErrorResult,
-  type DeepResearchResult,
-  type EnvelopeExtras,
-} from "./envelope.js";
+import type { EnvelopeExtras } from "./envelope.js";
 import { McpSearchError } from "./errors.js";
-import { localeTexts, type LocaleTexts } from "./_locale.js";
-import { classifyFailure, describeParams, messageOf } from "./_telemetry.js";
+import { localeTexts } from "./_locale.js";
+import { describeParams, messageOf } from "./_telemetry.js";
 import { describeFetch, describeSearch } from "./_tool-descriptions.js";
-import { normalizeFetchReply, normalizeSearchReply } from "./_replies.js";
+import { checkFetchReply, checkSearchReply, describeReceived } from "./_replies.js";
 import { validateOptions } from "./_tool-options.js";
+import { TIMED_OUT, withDeadline } from "./_deadline.js";
+import {
+  CLASSE_KEY,
+  badReply,
+  envelop,
+  failure,
+  notFound,
+  timedOut,
+  type OutcomeContext,
+  type Settled,
+  type ToolResult,
+} from "./_outcomes.js";
+
+/**
+ * How long, in milliseconds, a call's callbacks may take together (`resolveId` then `fetch`, or
+ * `search`) before the call answers with an `isError` naming the tool and the limit.
+ *
+ * @example
+ * registerDeepResearchTools(server, { ...options, timeoutMs: DEFAULT_TIMEOUT_MS / 3 }); // 10 s
+ */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
 
 /**
  * Where `classe` is attached, non-enumerable, to an error result whose class was decided by
@@ -36,7 +53,7 @@ import { validateOptions } from "./_tool-options.js";
  * @example
  * const classe = (result as { [CLASSE_DO_ERRO]?: string })[CLASSE_DO_ERRO]; // => "nao_encontrado"
  */
-export const CLASSE_DO_ERRO: unique symbol = Symbol.for("br.com.sidneybissoli.mcp/classe-do-erro");
+export const CLASSE_DO_ERRO: unique symbol = Symbol.for(CLASSE_KEY);
 
 /**
  * What the `search` callback returns, sync or async: the hits, or the hits with the envelope
@@ -139,6 +156,13 @@ export interface DeepResearchToolsOptions {
   /** The most results `search` returns, even when the callback returns more; at least 1. @default 10 */
   readonly limit?: number;
   /**
+   * The most milliseconds a call's callbacks may take together (`resolveId` then `fetch`, or
+   * `search`): past it the call answers with an `isError` naming the tool and the limit, and the
+   * callback's late answer is dropped. An integer from 1 to 2147483647.
+   * @default 30000 (DEFAULT_TIMEOUT_MS)
+   */
+  readonly timeoutMs?: number;
+  /**
    * Applied to both output schemas, so declared extras (a provenance block) are published in
    * `tools/list` and validated. Without it, the output schemas are closed and a validating
    * client rejects a result whose `structuredContent` carries undeclared extras.
@@ -165,18 +189,8 @@ export interface DeepResearchTools {
   readonly fetch: RegisteredTool;
 }
 
-type ToolResult = DeepResearchResult<object> | DeepResearchErrorResult;
-
-/** One settled call: the result the client receives and the class telemetry records. */
-interface Settled {
-  readonly result: ToolResult;
-  readonly classe: string;
-}
-
 /** What the pipelines share, resolved once at registration. */
-interface Context {
-  readonly options: DeepResearchToolsOptions;
-  readonly texts: LocaleTexts;
+interface Context extends OutcomeContext {
   readonly limit: number;
 }
 
@@ -202,9 +216,20 @@ export function registerDeepResearchTools(
   server: McpServer,
   options: DeepResearchToolsOptions,
 ): DeepResearchTools {
-  const { locale, limit } = validateOptions(server, options);
-  const context: Context = { options, texts: localeTexts(locale), limit };
+  const checked = validateOptions(server, options);
+  const { locale, limit } = checked;
   const schemas = contractSchemas(locale);
+  const outputs = {
+    search: extendSchema(options, schemas.searchOutputSchema),
+    fetch: extendSchema(options, schemas.fetchDocumentSchema),
+  };
+  const context: Context = {
+    options,
+    texts: localeTexts(locale),
+    limit,
+    timeoutMs: checked.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    extended: options.extendOutputSchema === undefined ? undefined : outputs,
+  };
   const described = { corpus: options.corpus, richTools: options.richTools, limit };
   const annotations = options.annotations === undefined ? {} : { annotations: options.annotations };
 
@@ -215,7 +240,7 @@ export function registerDeepResearchTools(
         title: options.titles?.search ?? context.texts.tools.searchTitle,
         description: describeSearch(described),
         inputSchema: schemas.searchInputSchema,
-        outputSchema: extendSchema(options, schemas.searchOutputSchema),
+        outputSchema: outputs.search,
         ...annotations,
       },
       (args) => settle(context, "search", args, () => runSearch(context, args.query)),
@@ -228,7 +253,7 @@ export function registerDeepResearchTools(
         title: options.titles?.fetch ?? context.texts.tools.fetchTitle,
         description: describeFetch(described),
         inputSchema: schemas.fetchInputSchema,
-        outputSchema: extendSchema(options, schemas.fetchDocumentSchema),
+        outputSchema: outputs.fetch,
         ...annotations,
       },
       (args) => settle(context, "fetch", args, () => runFetch(context, args.id)),
@@ -237,28 +262,33 @@ export function registerDeepResearchTools(
   return { search, fetch };
 }
 
-/** The search pipeline: callback → results cut at the limit → envelope. */
+/** The search pipeline: callback → reply checked, results cut at the limit → envelope. */
 async function runSearch(context: Context, query: string): Promise<Settled> {
-  const { results, extras } = normalizeSearchReply(await context.options.search(query), context.limit);
-  return { result: deepResearchResult({ results } satisfies { results: SearchResult[] }, extras), classe: "" };
+  const checked = checkSearchReply(await context.options.search(query), context.limit);
+  if ("problem" in checked) return badReply(context, "search", checked.problem);
+  const { results, extras } = checked.value;
+  return envelop(context, "search", { results } satisfies { results: SearchResult[] }, extras);
 }
 
-/** The fetch pipeline: resolve the id → callback → not found, or the document → envelope. */
+/** The fetch pipeline: resolve the id → callback → not found, or the document checked → envelope. */
 async function runFetch(context: Context, raw: string): Promise<Settled> {
   const { resolveId, fetch } = context.options;
-  const id = resolveId === undefined ? raw : await resolveId(raw);
-  const reply = id === null || id === undefined ? null : await fetch(id);
-  if (reply === null || reply === undefined) {
-    const message = context.options.notFound?.(raw) ?? context.texts.tools.notFound(raw);
-    return { result: withClasse(deepResearchError(message), "nao_encontrado"), classe: "nao_encontrado" };
+  const id: unknown = resolveId === undefined ? raw : await resolveId(raw);
+  if (id !== null && id !== undefined && typeof id !== "string") {
+    return badReply(context, "fetch", { kind: "type", path: "resolveId(id)", expected: "string", received: describeReceived(id) });
   }
-  const { document, extras } = normalizeFetchReply(reply);
-  return { result: deepResearchResult<FetchDocument>(document, extras), classe: "" };
+  const reply = id === null || id === undefined ? null : await fetch(id);
+  if (reply === null || reply === undefined) return notFound(context, raw);
+  const checked = checkFetchReply(reply, id as string);
+  if ("problem" in checked) return badReply(context, "fetch", checked.problem);
+  const { document, extras } = checked.value;
+  return envelop(context, "fetch", document, extras);
 }
 
 /**
- * Runs a pipeline to a value (anything thrown becomes an error result), then records the call.
- * Telemetry sees the call only after the callback settled.
+ * Runs a pipeline to a value (anything thrown becomes an error result, a pipeline that outlives
+ * `timeoutMs` a timeout result), then records the call. Telemetry sees the call only after the
+ * callback settled or timed out.
  */
 async function settle(
   context: Context,
@@ -268,38 +298,13 @@ async function settle(
 ): Promise<ToolResult> {
   let settled: Settled;
   try {
-    settled = await run();
+    const outcome = await withDeadline(run(), context.timeoutMs);
+    settled = outcome === TIMED_OUT ? timedOut(context, tool) : outcome;
   } catch (error) {
     settled = failure(context, tool, error);
   }
   record(context, tool, args, settled);
   return settled.result;
-}
-
-/** A thrown or rejected callback as an error result: message, never a stack; class by type first. */
-function failure(context: Context, tool: DeepResearchToolName, error: unknown): Settled {
-  const text = errorMessage(context, tool, error);
-  const { classifyThrown, classifyError } = context.options;
-  const { classe, byType } = classifyFailure(error, text, classifyThrown, classifyError);
-  const result = deepResearchError(text);
-  return { result: byType ? withClasse(result, classe) : result, classe };
-}
-
-function errorMessage(context: Context, tool: DeepResearchToolName, error: unknown): string {
-  const { onError } = context.options;
-  if (onError !== undefined) {
-    try {
-      const message: unknown = onError(error, tool);
-      if (typeof message === "string") return message;
-    } catch {
-      // fall back to the locale's message
-    }
-  }
-  return context.texts.tools.error(tool, messageOf(error));
-}
-
-function withClasse(result: DeepResearchErrorResult, classe: string): DeepResearchErrorResult {
-  return Object.defineProperty(result, CLASSE_DO_ERRO, { value: classe, enumerable: false });
 }
 
 function record(context: Context, tool: DeepResearchToolName, args: unknown, settled: Settled): void {

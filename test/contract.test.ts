@@ -133,6 +133,7 @@ describe("contractJsonSchemas", () => {
           "properties": {
             "id": {
               "description": "Identificador de um documento, tal como devolvido pela ferramenta search.",
+              "maxLength": 2048,
               "type": "string",
             },
           },
@@ -147,6 +148,7 @@ describe("contractJsonSchemas", () => {
           "properties": {
             "query": {
               "description": "Consulta em linguagem natural ou palavras-chave. Acentos e maiúsculas são ignorados.",
+              "maxLength": 2048,
               "type": "string",
             },
           },
@@ -245,6 +247,7 @@ describe("contractJsonSchemas", () => {
           "properties": {
             "id": {
               "description": "Identifier of a document, exactly as returned by the search tool.",
+              "maxLength": 2048,
               "type": "string",
             },
           },
@@ -259,6 +262,7 @@ describe("contractJsonSchemas", () => {
           "properties": {
             "query": {
               "description": "Natural-language question or keywords. Accents and case are ignored.",
+              "maxLength": 2048,
               "type": "string",
             },
           },

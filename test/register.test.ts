@@ -282,7 +282,9 @@ describe("registerDeepResearchTools: extras", () => {
     });
     const result = await client.callTool({ name: "search", arguments: { query: "x" } });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^Output validation error: .*provenance/);
+    expect(textOf(result)).toBe(
+      "A ferramenta search devolveu uma resposta fora do contrato: provenance.source é inválido (Invalid input: expected string, received number).",
+    );
   });
 
   it("without extendOutputSchema, the SDK client rejects undeclared extras (the output schema is closed)", async () => {
@@ -305,7 +307,7 @@ describe("registerDeepResearchTools: thrown errors", () => {
     ["a sync throw", () => { throw withStack; }, "A ferramenta search falhou: banco indisponível"],
     ["a rejection", () => Promise.reject(new TypeError("x is not a function")), "A ferramenta search falhou: x is not a function"],
     ["a thrown string", () => { throw "cota excedida"; }, "A ferramenta search falhou: cota excedida"],
-    ["a reply of the wrong shape", () => undefined as never, "A ferramenta search falhou: "],
+    ["a reply of the wrong shape", () => undefined as never, "A ferramenta search devolveu uma resposta fora do contrato: a resposta deve ser uma lista de resultados ou { results } (recebido: undefined)."],
   ])("turns %s into an isError result with no stack", async (_label, search, text) => {
     const { client } = await connect({ search });
     const result = await client.callTool({ name: "search", arguments: { query: "x" } });
