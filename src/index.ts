@@ -6,6 +6,8 @@
 // Contract
 export {
   DEEP_RESEARCH_TOOLS,
+  MAX_ID_LENGTH,
+  MAX_QUERY_LENGTH,
   contractJsonSchemas,
   contractSchemas,
   fetchDocumentSchema,
@@ -44,7 +46,7 @@ export { deepResearchError, deepResearchResult } from "./envelope.js";
 export type { DeepResearchErrorResult, DeepResearchResult, EnvelopeExtras, TextBlock } from "./envelope.js";
 
 // Factory
-export { CLASSE_DO_ERRO, registerDeepResearchTools } from "./register.js";
+export { CLASSE_DO_ERRO, DEFAULT_TIMEOUT_MS, registerDeepResearchTools } from "./register.js";
 export type {
   DeepResearchTools,
   DeepResearchToolsOptions,
