@@ -106,6 +106,12 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     return { results, extras: { structured: { summary, snippets, notes: vocabulary.vocabularyNotes(expanded) } } };
   }
 
+  /** Any accepted spelling of an id (bare path, file:// URI, public url, "#1") → its canonical id. */
+  function resolveId(id: string): string | null {
+    const parsed = parseId(id, address);
+    return parsed.ok ? documentId(parsed.relative, parsed.page) : null;
+  }
+
   async function fetch(id: string): Promise<FetchReply | null> {
     const parsed = parseId(id, address);
     if (!parsed.ok) return null;
@@ -130,6 +136,7 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
   registerDeepResearchTools(server, {
     search,
     fetch,
+    resolveId,
     corpus: "the text documents of a local folder (Markdown, plain text, HTML, CSV, JSON and YAML files)",
     locale,
     limit,
