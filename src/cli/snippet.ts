@@ -10,7 +10,30 @@
  */
 interface MappedText {
   readonly normalised: string;
-  readonly origin: Int32Array;
+  /** Where each normalised character came from; `undefined` when positions are one to one. */
+  readonly origin: Int32Array | undefined;
+}
+
+const NON_ASCII = /[^\u0000-\u007f]/g;
+const SPACES_AND_DASHES = /[\s\u2010-\u2014-]/g;
+
+/**
+ * The fast path: when lower-casing keeps the length and every non-ASCII character normalises to
+ * exactly one character (or is dropped as a lone mark, replaced by a space), the normalised text
+ * keeps every position of the original, with native string operations only.
+ */
+function mapTextInPlace(text: string, normalizeOne: (char: string) => string): MappedText | undefined {
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length) return undefined;
+  let exact = true;
+  const normalised = lower.replace(SPACES_AND_DASHES, " ").replace(NON_ASCII, (char) => {
+    const piece = normalizeOne(char);
+    if (piece.length === 1) return piece;
+    if (piece === "" && /\p{M}/u.test(char)) return " ";
+    exact = false;
+    return char;
+  });
+  return exact ? { normalised, origin: undefined } : undefined;
 }
 
 /** ASCII whitespace: space, \t, \n, \v, \f, \r. */
@@ -33,6 +56,17 @@ function mapText(text: string, normalizeChar: (char: string) => string): MappedT
     cache = new Map();
     charCaches.set(normalizeChar, cache);
   }
+  const known = cache;
+  const normalizeOne = (char: string) => {
+    let piece = known.get(char);
+    if (piece === undefined) {
+      piece = normalizeChar(char);
+      if (known.size < 65_536) known.set(char, piece);
+    }
+    return piece;
+  };
+  const inPlace = mapTextInPlace(text, normalizeOne);
+  if (inPlace !== undefined) return inPlace;
   let codes = new Uint16Array(text.length + 16);
   let origin = new Int32Array(text.length + 16);
   let size = 0;
@@ -68,11 +102,7 @@ function mapText(text: string, normalizeChar: (char: string) => string): MappedT
     if ((point >= 0x2010 && point <= 0x2014) || /\s/u.test(char)) {
       push(32, index);
     } else {
-      let piece = cache.get(char);
-      if (piece === undefined) {
-        piece = normalizeChar(char);
-        if (cache.size < 65_536) cache.set(char, piece);
-      }
+      const piece = normalizeOne(char);
       for (let unit = 0; unit < piece.length; unit += 1) push(piece.charCodeAt(unit), index);
     }
     index += char.length;
@@ -163,8 +193,9 @@ export function makeSnippet(text: string, terms: readonly (readonly string[])[],
   let to = Math.min(text.length, width);
   if (found.length > 0) {
     const [first, last] = bestWindow(found, terms.length, width);
-    const matchStart = mapped.origin[(found[first] as Occurrence).start] ?? 0;
-    const matchEnd = (mapped.origin[(found[last] as Occurrence).end - 1] ?? matchStart) + 1;
+    const at = (position: number) => (mapped.origin === undefined ? position : (mapped.origin[position] ?? 0));
+    const matchStart = at((found[first] as Occurrence).start);
+    const matchEnd = at((found[last] as Occurrence).end - 1) + 1;
     const middle = Math.floor((matchStart + matchEnd) / 2);
     from = Math.max(0, Math.min(middle - Math.floor(width / 2), text.length - width, matchStart));
     to = Math.min(text.length, from + width);
