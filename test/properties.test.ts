@@ -1,0 +1,157 @@
+/**
+ * Property tests (fast-check) across the public API: the invariants that must hold for any
+ * input, not only for the examples the other tests pick.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  createIndex,
+  createVocabulary,
+  deepResearchResult,
+  fetchDocumentSchema,
+  normalizeText,
+  searchOutputSchema,
+  tokenize,
+  type IndexEntry,
+} from "../src/index.js";
+
+/** Any string: every UTF-16 code unit, lone surrogates included. */
+const anyString = fc.string({ unit: "binary", maxLength: 60 });
+/** Text made of real words, accents and cases, so that tokens, prefixes and ties happen. */
+const WORDS = ["população", "POPULACAO", "soja", "Soja", "milho", "renda", "rendimento", "de", "the", "ab", "a", "2010", "são", "paulo"];
+const wordText = fc.array(fc.constantFrom(...WORDS), { maxLength: 6 }).map((words) => words.join(" "));
+const someText = fc.oneof(anyString, wordText);
+
+/** The stopwords tokenize drops (src/rank.ts). */
+const STOPWORDS = new Set(
+  "a o as os um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou the of in and for by".split(" "),
+);
+
+describe("normalizeText", () => {
+  it("is idempotent", () => {
+    fc.assert(fc.property(someText, (text) => normalizeText(normalizeText(text)) === normalizeText(text)));
+  });
+});
+
+describe("tokenize", () => {
+  it("yields only distinct [a-z0-9]{2,} tokens that are not stopwords", () => {
+    fc.assert(
+      fc.property(someText, (text) => {
+        const tokens = tokenize(text);
+        return new Set(tokens).size === tokens.length && tokens.every((token) => /^[a-z0-9]{2,}$/.test(token) && !STOPWORDS.has(token));
+      }),
+    );
+  });
+});
+
+/** Entries with unique ids that no query word matches, and titles from the word pool. */
+const entriesArbitrary = fc
+  .array(fc.record({ title: wordText, keywords: fc.array(wordText, { maxLength: 2 }), text: someText }), { maxLength: 12 })
+  .map((rows): IndexEntry[] => rows.map((row, i) => ({ id: `e${i}`, url: `https://example.com/${i}`, ...row })));
+
+describe("createIndex(...).search", () => {
+  it("never throws, returns at most limit results, only known ids, once each, and is deterministic", () => {
+    fc.assert(
+      fc.property(entriesArbitrary, someText, fc.integer({ min: -2, max: 15 }), (entries, query, limit) => {
+        const index = createIndex(entries);
+        const results = index.search(query, { limit });
+        const known = new Map(entries.map((entry) => [entry.id, entry]));
+        expect(results.length).toBeLessThanOrEqual(Math.max(0, limit));
+        expect(new Set(results.map((hit) => hit.id)).size).toBe(results.length);
+        for (const hit of results) {
+          const entry = known.get(hit.id);
+          expect(hit).toStrictEqual({ id: entry?.id, title: entry?.title, url: entry?.url });
+        }
+        expect(index.search(query, { limit })).toStrictEqual(results);
+        expect(createIndex(entries).search(query, { limit })).toStrictEqual(results);
+      }),
+    );
+  });
+
+  it("lets the order of insertion decide ties only", () => {
+    fc.assert(
+      fc.property(entriesArbitrary, wordText, (entries, query) => {
+        const all = { limit: entries.length };
+        const forward = createIndex(entries).search(query, all).map((hit) => hit.id);
+        const backward = createIndex([...entries].reverse()).search(query, all).map((hit) => hit.id);
+        expect([...backward].sort()).toStrictEqual([...forward].sort());
+        const position = (id: string) => Number(id.slice(1));
+        // In the forward order, a pair ranked against insertion order won on score, not on order:
+        // it must keep that order when the collection is reversed.
+        for (const [i, a] of forward.entries()) {
+          for (const b of forward.slice(i + 1)) {
+            if (position(a) > position(b)) expect(backward.indexOf(a)).toBeLessThan(backward.indexOf(b));
+          }
+        }
+      }),
+    );
+  });
+});
+
+describe("createVocabulary", () => {
+  const vocab = createVocabulary({
+    sourceName: "o IBGE",
+    entries: [
+      { asked: "renda", source: ["rendimento"] },
+      { asked: "pressão alta", source: ["hipertens"] },
+    ],
+  });
+  const letters = fc.string({ unit: fc.constantFrom(..."abcdeimnorst0123456789"), minLength: 1, maxLength: 8 });
+
+  it("never matches inside a word", () => {
+    fc.assert(
+      fc.property(fc.oneof(letters, fc.constantFrom("renda", "rendas", "pressão alta", "casas")), letters, letters, (query, before, after) => {
+        const expanded = vocab.expandQuery(query);
+        fc.pre(expanded.length > 0);
+        const patterns = expanded.flatMap((term) => term.patterns);
+        // One word: the query's patterns can only occur inside it, after `before`.
+        const word = vocab.normalize(`${before}${patterns[0] ?? ""}${after}`);
+        fc.pre(!word.includes(" ") && !patterns.some((pattern) => word.startsWith(pattern)));
+        return !vocab.matchesQuery(word, expanded);
+      }),
+    );
+  });
+
+  it("matches the same word at the start of a word", () => {
+    fc.assert(
+      fc.property(fc.constantFrom("renda", "rendas", "soja", "milho"), letters, (query, after) => {
+        const expanded = vocab.expandQuery(query);
+        return vocab.matchesQuery(vocab.normalize(`tabela ${query}${after}`), expanded);
+      }),
+    );
+  });
+});
+
+describe("deepResearchResult", () => {
+  const text = fc.string({ unit: "binary", maxLength: 40 });
+  const plain = { noNullPrototype: true } as const;
+  const hit = fc.record({ id: text.filter((id) => id !== ""), title: text, url: text }, plain);
+  const document = fc.record(
+    { id: text.filter((id) => id !== ""), title: text, text, url: text, metadata: fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), plain) },
+    { requiredKeys: ["id", "title", "text", "url"], noNullPrototype: true },
+  );
+  const json = fc.dictionary(text, fc.jsonValue({ maxDepth: 1 }), plain);
+  const extras = fc.record({ structured: json, meta: json }, { requiredKeys: [], noNullPrototype: true });
+
+  it("puts text that always parses back to the search object, valid against the contract", () => {
+    fc.assert(
+      fc.property(fc.array(hit, { maxLength: 5 }), extras, (results, extra) => {
+        const result = deepResearchResult({ results }, extra);
+        const parsed: unknown = JSON.parse(result.content[0].text);
+        expect(parsed).toStrictEqual({ results });
+        expect(searchOutputSchema.parse(parsed)).toStrictEqual({ results });
+        expect(result.content).toHaveLength(1);
+      }),
+    );
+  });
+
+  it("puts text that always parses back to the document, valid against the contract", () => {
+    fc.assert(
+      fc.property(document, extras, (doc, extra) => {
+        const parsed: unknown = JSON.parse(deepResearchResult(doc, extra).content[0].text);
+        expect(parsed).toEqual(doc);
+        expect(fetchDocumentSchema.safeParse(parsed).success).toBe(true);
+      }),
+    );
+  });
+});
