@@ -76,7 +76,10 @@ class PageTable {
   private readonly queried = new Map<string, number>();
 
   /** Fills the table from every entry's page; two passes so only shared pages keep queries. */
-  constructor(pages: readonly (Page | null)[], key: (page: Page) => string) {
+  constructor(
+    pages: readonly (Page | null)[],
+    private readonly key: (page: Page) => string,
+  ) {
     pages.forEach((page, entry) => {
       if (page !== null) claim(this.pages, key(page), entry);
     });
@@ -88,15 +91,16 @@ class PageTable {
   }
 
   /** The entry at `page`, undefined when no entry is there, AMBIGUOUS when it cannot choose. */
-  find(page: Page | null, key: (page: Page) => string): number | undefined {
+  find(page: Page | null): number | undefined {
     if (page === null) return undefined;
-    const at = key(page);
+    const at = this.key(page);
     const entry = this.pages.get(at);
     if (entry !== AMBIGUOUS) return entry;
     return this.queried.get(`${at}?${page.query}`) ?? AMBIGUOUS;
   }
 }
 
+/** Host and path ("example.com/docs"), and the path alone ("/docs"): the two ways a page is asked for. */
 const siteKey = (page: Page): string => `${page.host ?? ""}${page.path}`;
 const pathKey = (page: Page): string => page.path;
 
@@ -162,8 +166,8 @@ export function createResolver(ids: readonly string[], urls: readonly string[]):
     let found: number | undefined;
     for (const entry of [
       bare.get(text),
-      sites.find(parseAbsolute(text), siteKey),
-      paths.find(parsePath(text), pathKey),
+      sites.find(parseAbsolute(text)),
+      paths.find(parsePath(text)),
     ]) {
       if (entry === undefined) continue;
       if (entry === AMBIGUOUS || (found !== undefined && found !== entry)) return null;

@@ -263,28 +263,23 @@ export function createIntentBoost(
     if (!fires) return undefined;
     const limit = Math.floor(search?.limit ?? defaultLimit);
     if (!(limit > 0)) return [];
-    const ranked = rankAll(query);
-    const matched = new Set(ranked.map((hit) => position.get(hit.id) as number));
+    const ranked = rankAll(query).map((hit) => position.get(hit.id) as number);
     const topicless = tokenize(intent.rest).length === 0;
     const placed = new Set<number>();
     const out: SearchResult[] = [];
-    const place = (e: number, result: SearchResult) => {
-      if (placed.has(e)) return;
+    const place = (e: number) => {
+      if (placed.has(e) || out.length >= limit) return;
       placed.add(e);
-      out.push(result);
+      out.push(resultOf(e));
     };
-    if (intent.now) {
-      // Score order among the matched ones; every one, in its own order, when no topic was named.
-      ranked.forEach((hit) => {
-        const e = position.get(hit.id) as number;
-        if (now[e] !== -1) place(e, hit);
-      });
-      if (topicless) for (const e of nowGroup) place(e, resultOf(e));
-    }
+    // No topic named: every entry of the intent, in its own order. Otherwise the matched ones:
+    // `now` in score order (the order of `ranked`), `latest` newest first.
+    if (intent.now) (topicless ? nowGroup : ranked.filter((e) => now[e] !== -1)).forEach(place);
     if (intent.latest) {
-      for (const e of latestGroup) if (topicless || matched.has(e)) place(e, resultOf(e));
+      const newestFirst = (a: number, b: number) => (latest[a] as number) - (latest[b] as number);
+      (topicless ? latestGroup : ranked.filter((e) => latest[e] !== -1).sort(newestFirst)).forEach(place);
     }
-    ranked.forEach((hit) => place(position.get(hit.id) as number, hit));
-    return out.slice(0, limit);
+    ranked.forEach(place);
+    return out;
   };
 }

@@ -152,6 +152,13 @@ describe("createIndex: intent", () => {
     expect(ids(index, query, 1000)).toStrictEqual(["page:/live", ...NEWEST_FIRST, ...rest]);
   });
 
+  it("keeps the intent's own order when no topic was named, even where the words matched a later entry", () => {
+    // "live" is an intent word and also a word of the live page's title.
+    const index = createIndex(ENTRIES, { intent: { now: ["page:/docs/methodology", "page:/live"] } });
+    expect(ids(plain, "live")).toStrictEqual(["page:/live"]);
+    expect(ids(index, "live")).toStrictEqual(["page:/docs/methodology", "page:/live"]);
+  });
+
   it("changes nothing for an intent the option does not configure", () => {
     const nowOnly = createIndex(ENTRIES, { intent: { now: ["page:/live"] } });
     const latestOnly = createIndex(ENTRIES, { intent: { latest: NEWEST_FIRST } });
