@@ -100,7 +100,7 @@ function parseBaseUrl(value: string | undefined): string | undefined {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new UsageError(`--base-url must be an http or https URL (got ${JSON.stringify(value)}).`);
   }
-  return url.href.replace(/\/*$/, "/");
+  return url.href.replace(/(?<!\/)\/*$/, "/"); // the lookbehind keeps it linear in a run of slashes
 }
 
 /**

@@ -122,7 +122,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     throw new Error(`The folder ${JSON.stringify(options.root)} does not exist.`);
   }
   if (!(await stat(root)).isDirectory()) throw new Error(`${JSON.stringify(options.root)} is not a folder.`);
-  const baseUrl = options.baseUrl === undefined ? undefined : options.baseUrl.replace(/\/*$/, "/");
+  const baseUrl = options.baseUrl === undefined ? undefined : options.baseUrl.replace(/(?<!\/)\/*$/, "/"); // linear in a run of slashes
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const log = options.log ?? (() => undefined);
   const known = new Map<string, Known>();
