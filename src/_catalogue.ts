@@ -13,7 +13,7 @@ export function pageId(url: URL): string {
 }
 
 export function trimSlash(path: string): string {
-  const trimmed = path.replace(/\/+$/, "");
+  const trimmed = path.replace(/(?<!\/)\/+$/, ""); // the lookbehind keeps it linear in a run of slashes
   return trimmed === "" ? "/" : trimmed;
 }
 

@@ -130,6 +130,7 @@ export function titleFromUrl(url: string): string {
   }
   const words = slug
     .replace(/\.(?:html?|php|aspx?|md|txt)$/i, "")
+    // eslint-disable-next-line regexp/no-super-linear-move -- a run is only rescanned from its start: linear (test/regex-safety.test.ts)
     .replace(/(?<!\d)[-_+]+|[-_+]+(?!\d)/g, " ") // "gamma-flip" spaced, "2026-08-24" kept
     .replace(/\s+/g, " ")
     .trim();
@@ -137,13 +138,18 @@ export function titleFromUrl(url: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-const HEADING = /^(#{1,6})[ \t]+(.*)$/;
-const LIST_ITEM = /^\s*[-*+]\s+(.*)$/;
+// Each `(.*)$` below is dotAll, so it cannot fail and nothing before it backtracks; the `(?!\s)`
+// after LINK's `\s*` make each run of spaces match one way only (test/regex-safety.test.ts).
+// eslint-disable-next-line regexp/no-super-linear-backtracking -- see above
+const HEADING = /^(#{1,6})[ \t]+(.*)$/s;
+// eslint-disable-next-line regexp/no-super-linear-backtracking -- see above
+const LIST_ITEM = /^\s*[-*+]\s+(.*)$/s;
 /**
  * `[title](url "optional title")` then an optional `: description` (or `-`, `–`, `—`).
- * Every quantifier is followed by a disjoint class, so matching stays linear in the line.
+ * Linear in the line: each `\s*` inside the parentheses is followed by `(?!\s)`, and `(.*)$` is dotAll.
  */
-const LINK = /^\[([^\]]*)\]\(\s*<?([^\s)>]*)>?\s*(?:(?:"[^"]*"|'[^']*')\s*)?\)\s*(?:[:\-–—]\s*)?(.*)$/;
+// eslint-disable-next-line regexp/no-super-linear-backtracking -- see above
+const LINK = /^\[([^\]]*)\]\(\s*(?!\s)<?([^\s)>]*)>?\s*(?!\s)(?:(?:"[^"]*"|'[^']*')\s*)?\)\s*(?:[:\-–—]\s*)?(.*)$/s;
 
 /** A heading's text without the optional closing `#`s, without a backtracking regex. */
 function headingText(raw: string): string {

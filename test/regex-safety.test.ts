@@ -1,0 +1,79 @@
+/**
+ * Regex safety, as a guard and not a timing: pathological strings (1 MB, and the attack strings
+ * that made the old patterns quadratic) go through every public function that runs a regular
+ * expression, in a worker against the BUILT package. The bound is generous (20 s for work that
+ * takes well under a second when linear); a quadratic pattern at these sizes takes minutes.
+ * The static check of every pattern in src/ is `npm run lint:regexp` (eslint-plugin-regexp),
+ * part of `npm test`.
+ */
+import { Worker } from "node:worker_threads";
+import { describe, expect, it } from "vitest";
+
+const BOUND_MS = 20_000;
+
+/** Runs inside the worker; returns a summary of each case so the result is checked, not only timed. */
+const WORKER = `
+const { parentPort } = require("node:worker_threads");
+import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)}).then((lib) => {
+  const MB = 1024 * 1024;
+  const spaces = " ".repeat(MB);
+  const out = {};
+  out.normalize = lib.normalizeText("Ação ".repeat(MB / 5) + "\\u0301".repeat(MB)).length;
+  out.tokenize = lib.tokenize("população-".repeat(MB / 10)).length;
+  const index = lib.createIndex([{ id: "a", title: "População", url: "https://x/a", text: "x".repeat(MB) }]);
+  out.search = index.search("popula" + "cao ".repeat(MB / 4)).length;
+  out.searchOneWord = index.search("a".repeat(MB)).length;
+  const vocab = lib.createVocabulary({ sourceName: "o IBGE", entries: [{ asked: "renda", source: ["rendimento"] }] });
+  const text = vocab.normalize("xrenda-".repeat(MB / 7) + " rendimentos");
+  out.vocabulary = vocab.matchesQuery(text, vocab.expandQuery("renda"));
+  out.vocabularyLongQuery = vocab.matchesQuery(text, vocab.expandQuery("renda " + "ab".repeat(MB / 2)));
+  const lines = [
+    "# " + spaces + "\\rx",
+    "- " + spaces + "\\rx",
+    "[a](" + spaces + "x",
+    "[a](b" + spaces + "x",
+    "[a](b)" + spaces + "\\rx",
+    "- [a](https://example.com/" + "/".repeat(MB) + "x)",
+  ];
+  out.llms = lib.parseLlmsTxt(lines.join("\\n")).entries.length;
+  out.title = lib.titleFromUrl("https://example.com/" + "a-".repeat(MB / 2) + "1").length > 0;
+  out.slashes = lib.titleFromUrl("https://example.com/" + "/".repeat(MB) + "x").length > 0;
+  parentPort.postMessage(out);
+}, (error) => parentPort.postMessage({ error: String(error) }));
+`;
+
+function runBounded(): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER, { eval: true });
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      reject(new Error(`pathological inputs still running after ${BOUND_MS} ms: a super-linear pattern?`));
+    }, BOUND_MS);
+    worker.once("message", (message: Record<string, unknown>) => {
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(message);
+    });
+    worker.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+describe("regex safety", () => {
+  it("normalises, tokenises, ranks, expands and parses 1 MB pathological strings within a generous bound", async () => {
+    const out = await runBounded();
+    expect(out).toStrictEqual({
+      normalize: Math.floor((1024 * 1024) / 5) * 5 - 1, // "acao acao … acao", trimmed
+      tokenize: 1,
+      search: 1,
+      searchOneWord: 0,
+      vocabulary: true, // only at the start of "rendimentos", never inside "xrenda"
+      vocabularyLongQuery: false,
+      llms: 1,
+      title: true,
+      slashes: true,
+    });
+  }, BOUND_MS + 10_000);
+});
