@@ -23,9 +23,11 @@ interface Page {
   readonly query: string;
 }
 
+/** The path without its trailing slashes ("/" for the root); a loop, linear in a run of slashes. */
 function trimSlash(path: string): string {
-  const trimmed = path.replace(/\/+$/, "");
-  return trimmed === "" ? "/" : trimmed;
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 47 /* "/" */) end -= 1;
+  return end === 0 ? "/" : path.slice(0, end);
 }
 
 function pageOf(url: URL, withHost: boolean): Page {
