@@ -1,8 +1,10 @@
 /**
- * The document set of a served folder. It is read once, then kept current incrementally: each
- * refresh lists the tree and stats every file, re-reads only the files whose modification time
- * or size changed, drops the deleted ones, and rebuilds the search index only when something
- * changed. Every read goes through the one containment check, {@link resolveInside}.
+ * The document set of a served folder. It is read once, then kept current incrementally. A
+ * change watch (./watch.ts) tells whether anything happened since the last refresh; only then
+ * does a refresh list the tree and stat every file, re-read the files whose modification time or
+ * size changed, drop the deleted ones, and rebuild the search index. Without a working watch,
+ * every refresh does that check. Every read goes through the one containment check,
+ * {@link resolveInside}.
  */
 import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
@@ -11,6 +13,7 @@ import { pathToFileURL } from "node:url";
 import { createIndex, type IndexEntry, type SearchIndex, type Vocabulary } from "../index.js";
 import { decodeUtf8, extractDocument, SUPPORTED_EXTENSIONS } from "./documents.js";
 import { documentId, resolveInside } from "./paths.js";
+import { createTreeWatch, settleEvents, type TreeWatchOptions } from "./watch.js";
 
 /**
  * Folders never indexed, wherever they are: version control, dependencies, build output and
@@ -75,21 +78,33 @@ export interface FolderOptions {
   readonly maxFileBytes?: number | undefined;
   /** Progress lines; the CLI writes them to stderr. @default undefined (silent) */
   readonly log?: ((line: string) => void) | undefined;
+  /**
+   * Watch the folder for changes, so a call on an unchanged folder skips the walk; false checks
+   * every file on every call. @default true
+   */
+  readonly watch?: boolean | undefined;
+  /** The watch primitive, for tests of the fallback. @default fs.watch */
+  readonly watchFolder?: TreeWatchOptions["watch"];
 }
 
 /**
- * A served folder. `refresh()` brings the snapshot up to date (concurrent calls share one
- * refresh); `current` is the last snapshot.
+ * A served folder. `refresh()` brings the snapshot up to date with every change made before it
+ * was called (a call during a refresh waits for one more check); `current` is the last snapshot;
+ * `watching` is false when changes are found by a full check on every call; `close()` stops the
+ * watch (the folder then checks on every call).
  *
  * @example
  * const folder: Folder = await openFolder({ root: "./docs", vocabulary });
  * folder.current.documents.size; // => 32
+ * folder.close();
  */
 export interface Folder {
   readonly root: string;
   readonly baseUrl: string | undefined;
   readonly current: FolderSnapshot;
+  readonly watching: boolean;
   refresh(): Promise<FolderSnapshot>;
+  close(): void;
 }
 
 /** What was known of a file at the last refresh; `document` is absent when it was skipped. */
@@ -129,6 +144,9 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   const removed = new Set<string>();
   let current: FolderSnapshot = { documents: new Map(), index: createIndex([]), removed };
   let running: Promise<FolderSnapshot> | undefined;
+  let queued: Promise<FolderSnapshot> | undefined;
+  let links: Listed[] = [];
+  const watch = createTreeWatch(root, { log, enabled: options.watch ?? true, watch: options.watchFolder });
 
   const urlOf = (relative: string) =>
     baseUrl === undefined ? pathToFileURL(join(root, relative)).href : baseUrl + relative.split("/").map(encodeURIComponent).join("/");
@@ -156,9 +174,32 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     return { modified, size, document, entry: { id, title, url: document.url, keywords, text } };
   }
 
+  /** True when a symbolic link now resolves to another file, or changed size or time. */
+  async function linksChanged(): Promise<boolean> {
+    for (const file of links) {
+      const info = await statLink(root, file);
+      const before = known.get(file.relative);
+      if (info === null ? before !== undefined : before?.modified !== info.mtimeMs || before.size !== info.size) return true;
+    }
+    return false;
+  }
+
+  async function check(): Promise<FolderSnapshot> {
+    await settleEvents();
+    // A link's target may sit in an unwatched folder (hidden, vendor): links are always checked.
+    if (!watch.takeDirty() && !(await linksChanged())) return current;
+    return run();
+  }
+
   async function run(): Promise<FolderSnapshot> {
     const started = performance.now();
-    const listed = walk(root, log);
+    const folders = new Set<string>();
+    const listed = walk(root, log, (relative) => {
+      folders.add(relative);
+      watch.add(relative);
+    });
+    watch.retain(folders);
+    links = listed.filter((file) => file.link);
     let changed = false;
     const seen = new Set<string>();
     const stale: { file: Listed; modified: number; size: number }[] = [];
@@ -204,11 +245,26 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     get current() {
       return current;
     },
+    get watching() {
+      return watch.active;
+    },
     refresh() {
-      running ??= run().finally(() => {
-        running = undefined;
-      });
-      return running;
+      if (running === undefined) {
+        running = check().finally(() => {
+          running = undefined;
+        });
+        return running;
+      }
+      // A refresh is under way and may have listed the tree before this call's change: one more
+      // check after it, shared by every call that arrives meanwhile.
+      queued ??= running.then(
+        () => ((queued = undefined), folder.refresh()),
+        () => ((queued = undefined), folder.refresh()),
+      );
+      return queued;
+    },
+    close() {
+      watch.close();
     },
   };
   await folder.refresh();
@@ -237,14 +293,16 @@ async function statLink(root: string, file: Listed): Promise<{ mtimeMs: number; 
 /**
  * Lists the supported files under `root`, as relative paths with "/" separators. Vendor and
  * hidden folders are skipped; symbolic links to folders are not followed (no cycles); symbolic
- * links to files are listed and checked for containment when read. The listing and the stats
+ * links to files are listed and checked for containment when read. `visit` sees each folder just
+ * before it is listed (the change watch starts there). The listing and the stats
  * are synchronous on purpose: for thousands of files, one blocking pass is several times faster
  * than as many promises.
  */
-function walk(root: string, log: (line: string) => void): Listed[] {
+function walk(root: string, log: (line: string) => void, visit: (folder: string) => void): Listed[] {
   const found: Listed[] = [];
   const pending: string[] = [""];
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
+    visit(folder);
     let entries: Dirent[];
     try {
       entries = readdirSync(join(root, folder), { withFileTypes: true });
