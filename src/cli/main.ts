@@ -44,6 +44,7 @@ async function serve(args: ServeArguments, version: string): Promise<void> {
   const serving = await serveFolderHttp(options, { ...args.http, allowedHosts: args.allowedHosts }, log);
   log(`serving ${folder.root} over Streamable HTTP at ${serving.url}`);
   const stop = () => {
+    folder.close();
     void serving.close().then(() => process.exit(0));
   };
   process.once("SIGINT", stop);
