@@ -90,10 +90,21 @@ describe("openFolder: changes seen by the watch", () => {
       writeFileSync(join(root, "sub", "d.md"), body(round));
       return [`token${round}`, ["doc:sub/d.md"]];
     }],
+    ["a folder moved away and another made with the same nested path", async (round) => {
+      await stat(root);
+      // The moved folder's watches follow it; the new nested folder needs watches of its own.
+      if (round % 2 === 0) {
+        mkdirSync(join(root, ".attic"), { recursive: true });
+        renameSync(join(root, "sub"), join(root, ".attic", `sub-${round}`));
+        mkdirSync(join(root, "sub", "deep"), { recursive: true });
+      }
+      writeFileSync(join(root, "sub", "deep", "d.md"), body(round));
+      return [`token${round}`, ["doc:sub/deep/d.md"]];
+    }],
   ];
 
   it.each(changes)("picks up %s on the very next call, every time", async (_name, change) => {
-    mkdirSync(join(root, "sub"));
+    mkdirSync(join(root, "sub", "deep"), { recursive: true });
     writeFileSync(join(root, "a.md"), "# A\n\nalpha");
     writeFileSync(join(root, "sub", "d.md"), "# D");
     const { folder, search } = await connect();

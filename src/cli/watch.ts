@@ -67,9 +67,14 @@ export function createTreeWatch(root: string, options: TreeWatchOptions = {}): T
   let active = options.enabled ?? true;
   let dirty = true;
 
-  function drop(relative: string): void {
-    watchers.get(relative)?.close();
-    watchers.delete(relative);
+  /** Closes the watches of `relative` and of every folder below it. */
+  function dropTree(relative: string): void {
+    const below = `${relative}/`;
+    for (const [path, watcher] of watchers) {
+      if (path !== relative && !path.startsWith(below)) continue;
+      watcher.close();
+      watchers.delete(path);
+    }
   }
 
   function closeAll(): void {
@@ -83,9 +88,9 @@ export function createTreeWatch(root: string, options: TreeWatchOptions = {}): T
     try {
       watcher = open(join(root, relative), (_event, name) => {
         dirty = true;
-        // A child renamed, deleted or replaced: its watch may now follow another inode or none,
-        // so drop it; the next walk watches whatever folder bears that name now.
-        if (name !== null) drop(relative === "" ? name : `${relative}/${name}`);
+        // A child renamed, deleted or replaced: its watches (and those below it) may now follow
+        // other inodes or none, so drop them; the next walk watches whatever bears those names now.
+        if (name !== null) dropTree(relative === "" ? name : `${relative}/${name}`);
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "";
@@ -98,7 +103,7 @@ export function createTreeWatch(root: string, options: TreeWatchOptions = {}): T
     }
     watcher.on("error", () => {
       dirty = true;
-      drop(relative);
+      dropTree(relative);
     });
     watchers.set(relative, watcher);
   }
@@ -109,7 +114,11 @@ export function createTreeWatch(root: string, options: TreeWatchOptions = {}): T
     },
     add,
     retain(folders) {
-      for (const relative of [...watchers.keys()]) if (!folders.has(relative)) drop(relative);
+      for (const [relative, watcher] of watchers) {
+        if (folders.has(relative)) continue;
+        watcher.close();
+        watchers.delete(relative);
+      }
     },
     takeDirty() {
       const was = dirty || !active;
