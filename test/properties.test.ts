@@ -125,9 +125,11 @@ describe("createVocabulary", () => {
 describe("deepResearchResult", () => {
   const text = fc.string({ unit: "binary", maxLength: 40 });
   const plain = { noNullPrototype: true } as const;
+  // What JSON can carry: fc.jsonValue may yield -0, which JSON (and so the text block) writes as 0.
+  const jsonData = fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), plain).map((value) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
   const hit = fc.record({ id: text.filter((id) => id !== ""), title: text, url: text }, plain);
   const document = fc.record(
-    { id: text.filter((id) => id !== ""), title: text, text, url: text, metadata: fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), plain) },
+    { id: text.filter((id) => id !== ""), title: text, text, url: text, metadata: jsonData },
     { requiredKeys: ["id", "title", "text", "url"], noNullPrototype: true },
   );
   const json = fc.dictionary(text, fc.jsonValue({ maxDepth: 1 }), plain);
@@ -149,7 +151,7 @@ describe("deepResearchResult", () => {
     fc.assert(
       fc.property(document, extras, (doc, extra) => {
         const parsed: unknown = JSON.parse(deepResearchResult(doc, extra).content[0].text);
-        expect(parsed).toEqual(doc);
+        expect(parsed).toStrictEqual(doc);
         expect(fetchDocumentSchema.safeParse(parsed).success).toBe(true);
       }),
     );
