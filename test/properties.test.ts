@@ -31,6 +31,15 @@ describe("normalizeText", () => {
   it("is idempotent", () => {
     fc.assert(fc.property(someText, (text) => normalizeText(normalizeText(text)) === normalizeText(text)));
   });
+
+  it("is exactly the documented rule: NFD, marks U+0300–U+036F removed, lower case, whitespace runs to one space, trimmed", () => {
+    const rule = (text: string) =>
+      text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+    const spaces = fc.constantFrom(" ", "  ", "\t", "\n", "\r\n", "\u00a0", "\u2003", "\u3000", "\ufeff", " \t ");
+    const spaced = fc.tuple(fc.array(someText, { maxLength: 5 }), fc.array(spaces, { maxLength: 5 }))
+      .map(([words, gaps]) => words.map((word, i) => word + (gaps[i] ?? "")).join(""));
+    fc.assert(fc.property(fc.oneof(someText, spaced), (text) => normalizeText(text) === rule(text)), { numRuns: 2000 });
+  });
 });
 
 describe("tokenize", () => {
