@@ -95,7 +95,7 @@ export interface FolderOptions {
  *
  * @example
  * const folder: Folder = await openFolder({ root: "./docs", vocabulary });
- * folder.current.documents.size; // => 32
+ * folder.current.documents.size; // => 31 (examples/corpus)
  * folder.close();
  */
 export interface Folder {
