@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { loadPublicApi } from "./_public-api.js";
 import * as api from "../src/index.js";
 
 // The user's manual, checked from a user's seat: both READMEs carry the same headings, the API
@@ -111,26 +112,13 @@ function tableOptionNames(markdown: string): Set<string> {
 }
 
 /** Every property of every exported `…Options` interface, read from the source with the checker. */
-let fieldsCache: Array<{ owner: string; field: string }> | undefined;
 function optionFields(): Array<{ owner: string; field: string }> {
-  if (fieldsCache !== undefined) return fieldsCache;
-  const program = ts.createProgram([new URL("../src/index.ts", import.meta.url).pathname], {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    strict: true,
-    noEmit: true,
-  });
-  const checker = program.getTypeChecker();
-  const entry = program.getSourceFile(new URL("../src/index.ts", import.meta.url).pathname)!;
-  const fields: Array<{ owner: string; field: string }> = [];
-  for (const symbol of checker.getExportsOfModule(checker.getSymbolAtLocation(entry)!)) {
-    if (!symbol.name.endsWith("Options")) continue;
-    const type = checker.getDeclaredTypeOfSymbol(checker.getAliasedSymbol(symbol));
-    for (const property of type.getProperties()) fields.push({ owner: symbol.name, field: property.name });
-  }
-  fieldsCache = fields;
-  return fields;
+  const { checker, exports } = loadPublicApi();
+  return exports
+    .filter(({ name }) => name.endsWith("Options"))
+    .flatMap(({ name, target }) =>
+      checker.getDeclaredTypeOfSymbol(target).getProperties().map((property) => ({ owner: name, field: property.name })),
+    );
 }
 
 const LANGUAGES = [

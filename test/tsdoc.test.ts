@@ -1,27 +1,14 @@
-import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { loadPublicApi } from "./_public-api.js";
 
 // Every public name carries TSDoc with an @example, and every optional field of an exported
 // `…Options` interface says its @default: read with the TypeScript checker from src/index.ts,
 // following each re-export to the declaration a user's editor shows.
 
-const ENTRY = fileURLToPath(new URL("../src/index.ts", import.meta.url));
-
 function publicDeclarations(): Array<{ name: string; declaration: ts.Declaration; checker: ts.TypeChecker }> {
-  const program = ts.createProgram([ENTRY], {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    strict: true,
-    noEmit: true,
-  });
-  const checker = program.getTypeChecker();
-  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(ENTRY)!)!;
-  return checker.getExportsOfModule(moduleSymbol).flatMap((symbol) => {
-    const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-    return (target.declarations ?? []).map((declaration) => ({ name: symbol.name, declaration, checker }));
-  });
+  const { checker, exports } = loadPublicApi();
+  return exports.flatMap(({ name, target }) => (target.declarations ?? []).map((declaration) => ({ name, declaration, checker })));
 }
 
 /** The JSDoc tags of a declaration, with a variable's tags read from its statement. */
