@@ -59,7 +59,8 @@ export interface SearchIndex {
    * unless two entries differ only by query; a bare path, with or without its leading slash;
    * the id without its `prefix:` namespace. An exact id wins outright; otherwise the readings
    * must agree on one entry, and anything ambiguous gives `null`. The lookup maps are built
-   * with the index, so a call costs a few map reads. Fits `resolveId` of
+   * on the first call (an index that never resolves pays nothing for them); after that a call
+   * costs a few map reads. Fits `resolveId` of
    * `registerDeepResearchTools` as it is.
    *
    * @example
@@ -420,10 +421,11 @@ export function createIndex(entries: readonly IndexEntry[], indexOptions: IndexO
   const { intent } = indexOptions;
   const rankAll = (query: string) => searchIndex(data, query, { limit: data.ids.length });
   const boost = intent && createIntentBoost(entries, intent, { defaultLimit: DEFAULT_LIMIT, rankAll, tokenize });
+  let resolver: ((ref: string) => string | null) | undefined;
   return {
     size: data.ids.length,
     search: (query, options) => boost?.(query, options) ?? searchIndex(data, query, options),
-    resolve: createResolver(data.ids, data.urls),
+    resolve: (ref) => (resolver ??= createResolver(data.ids, data.urls))(ref),
   };
 }
 
