@@ -63,6 +63,27 @@ describe("parseLlmsTxt", () => {
   });
 
   it.each([
+    [
+      "- [Python](https://en.wikipedia.org/wiki/Python_(programming_language)): the language",
+      "https://en.wikipedia.org/wiki/Python_(programming_language)",
+      "the language",
+    ],
+    ["- [F](https://e.com/f(x)(y) \"tip\") - one", "https://e.com/f(x)(y)", "one"],
+    ["- [N](https://e.com/a_(b_(c))): deep", "https://e.com/a_(b_(c))", "deep"],
+    ["- [A](<https://e.com/a_(b)>): angled", "https://e.com/a_(b)", "angled"],
+  ])("keeps balanced parentheses in the URL of %j", (line, url, text) => {
+    const result = parseLlmsTxt(`## S\n${line}\n`);
+    expect(result.problems).toStrictEqual([]);
+    expect(result.entries.map((e) => [e.url, e.text])).toStrictEqual([[url, text]]);
+  });
+
+  it("reports a URL whose parentheses do not close, instead of cutting it", () => {
+    const result = parseLlmsTxt("## S\n- [U](https://e.com/u_(x): text\n- [A](https://e.com/a)\n");
+    expect(result.entries.map((e) => e.url)).toStrictEqual(["https://e.com/a"]);
+    expect(kinds(result.problems)).toStrictEqual([[2, "not-a-link"]]);
+  });
+
+  it.each([
     ["## Docs", ["Docs"]],
     ["## Docs ##", ["Docs"]],
     ["##   Spaced out   ", ["Spaced out"]],
