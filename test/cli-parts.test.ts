@@ -1,4 +1,6 @@
 import fc from "fast-check";
+import { join, sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createVocabulary } from "../src/index.js";
 import { parseCommandLine, parseListen } from "../src/cli/args.js";
@@ -94,6 +96,33 @@ describe("paths", () => {
     ["doc:a\u0000.md", { ok: false, why: "nul" }],
   ])("parseId(%j)", (input, expected) => {
     expect(parseId(input, { root: "/srv/docs", baseUrl: "https://x.org/d/" })).toStrictEqual(expected);
+  });
+
+  it.skipIf(sep === "\\")("reads every indexed path back from its id, url and file URI, whatever its characters (property)", () => {
+    const address = { root: "/srv/docs", baseUrl: "https://x.org/d/" };
+    const piece = fc.constantFrom("a", "\\", "..\\x", "C:", "c:\\", "#1", "#", "%", "%41", " ", "é", ".", "..", "?", "doc:", "file:");
+    const segment = fc.array(piece, { minLength: 1, maxLength: 4 }).map((pieces) => pieces.join("")).filter((name) => name !== "." && name !== "..");
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 3 }), segment, (folders, name) => {
+        const relative = [...folders, `${name}.md`].join("/");
+        const indexed = new Set([relative]);
+        const url = `${address.baseUrl}${relative.split("/").map(encodeURIComponent).join("/")}`;
+        const uri = pathToFileURL(join(address.root, relative)).href;
+        for (const spelling of [`doc:${relative}`, `doc:${relative}#2`, url, uri]) {
+          const parsed = parseId(spelling, address, indexed);
+          expect(parsed).toMatchObject({ ok: true, relative });
+        }
+      }),
+    );
+  });
+
+  it.skipIf(sep === "\\").each([
+    ["doc:guides\\brewing.md", ["guides/brewing.md"], "guides/brewing.md"],
+    ["doc:guides\\brewing.md", ["guides\\brewing.md", "guides/brewing.md"], "guides\\brewing.md"],
+    ["doc:..\\x.md", ["..\\x.md"], "..\\x.md"],
+    ["doc:C:\\x.md", ["C:\\x.md"], "C:\\x.md"],
+  ])("parseId(%j) among %j reads %j: a name that is indexed as written wins over backslashes as separators", (input, paths, expected) => {
+    expect(parseId(input, { root: "/srv/docs" }, new Set(paths))).toMatchObject({ ok: true, relative: expected });
   });
 });
 

@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rename, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
@@ -186,6 +186,19 @@ describe("mcp-search serve: fetch", () => {
       text: "# Pour-over brewing\n\nBloom first.",
       url: pathToFileURL(join(root, "guides/brewing.md")).href,
     });
+  });
+
+  it.skipIf(sep === "\\")("fetches every id search returns, a backslash in a file name included", async () => {
+    await write("a\\b.md", "# Backslash\n\nzebrafish one");
+    await write("a/b.md", "# Slash\n\nzebrafish two");
+    await write("C:x.md", "# Colon\n\nzebrafish three");
+    const { search, fetch } = await connect();
+    const found = ids(await search("zebrafish"));
+    expect([...found].sort()).toStrictEqual(["doc:C:x.md", "doc:a/b.md", "doc:a\\b.md"]);
+    for (const id of found) expect((await fetch(id)).structuredContent?.["id"]).toBe(id);
+    expect((await fetch("doc:a\\b.md")).structuredContent?.["title"]).toBe("Backslash");
+    await rm(join(root, "a\\b.md"));
+    expect((await fetch("doc:a\\b.md")).content[0]?.text).toMatch(/^O documento "doc:a\\\\b.md" não existe mais/);
   });
 
   it("accepts the file:// URI and the public url, and publishes urls under --base-url", async () => {

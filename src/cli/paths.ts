@@ -55,19 +55,27 @@ function isWithin(root: string, candidate: string): boolean {
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
+/** True where `\` separates path segments (Windows); elsewhere it is a character of a file name. */
+const BACKSLASH_SEPARATES = sep === "\\";
+
 /**
  * Cleans a relative path lexically: backslashes become slashes, leading slashes are dropped (an
  * absolute-looking path is read relative to the root), `.` and empty segments vanish, and a `..`
- * that would climb above the root is refused. A drive letter (`C:`) is refused too.
+ * that would climb above the root is refused. A drive letter (`C:`) is refused too. With
+ * `backslashes: "literal"`, only `/` separates segments and `\` and `C:` are characters of a
+ * name, as they are in a file name on Linux or macOS.
  *
  * @example
- * cleanRelative("/guides\\brewing.md");  // => "guides/brewing.md"
- * cleanRelative("a/../../etc/passwd");    // => null
+ * cleanRelative("/guides\\brewing.md");             // => "guides/brewing.md"
+ * cleanRelative("guides\\brewing.md", "literal");   // => "guides\\brewing.md"
+ * cleanRelative("a/../../etc/passwd");               // => null
  */
-export function cleanRelative(path: string): string | null {
-  if (path.includes("\0") || /^[a-zA-Z]:/.test(path)) return null;
+export function cleanRelative(path: string, backslashes: "separator" | "literal" = "separator"): string | null {
+  if (path.includes("\0")) return null;
+  const literal = backslashes === "literal";
+  if (!literal && /^[a-zA-Z]:/.test(path)) return null;
   const parts: string[] = [];
-  for (const part of path.replaceAll("\\", "/").split("/")) {
+  for (const part of (literal ? path : path.replaceAll("\\", "/")).split("/")) {
     if (part === "" || part === ".") continue;
     if (part === "..") {
       if (parts.pop() === undefined) return null;
@@ -83,11 +91,18 @@ export function cleanRelative(path: string): string | null {
  * `file://` URI, each with an optional `#page` suffix. A NUL byte, or a path that leaves the root,
  * is refused here, before the containment check on disk.
  *
+ * A backslash separates folders (a model may write a Windows path), except where the served
+ * folder really holds a file with that backslash in its name (Linux and macOS allow it):
+ * when `indexed` has the path read with backslashes as characters, that reading wins, so every
+ * id a search returns can be fetched.
+ *
  * @example
  * parseId("doc:guides\\brewing.md#2", { root: "/srv/docs" });
  * // => { ok: true, relative: "guides/brewing.md", page: 2 }
+ * parseId("doc:a\\b.md", { root: "/srv/docs" }, new Set(["a\\b.md"]));
+ * // => { ok: true, relative: "a\\b.md", page: 1 } (on Linux and macOS)
  */
-export function parseId(input: string, address: RootAddress): ParsedId {
+export function parseId(input: string, address: RootAddress, indexed?: { has(relative: string): boolean }): ParsedId {
   if (input.includes("\0")) return { ok: false, why: "nul" };
   let rest = input.trim();
   let page = 1;
@@ -98,7 +113,8 @@ export function parseId(input: string, address: RootAddress): ParsedId {
   }
   const path = pathPart(rest, address);
   if (path === null) return { ok: false, why: "outside" };
-  const relative = cleanRelative(path);
+  const asWritten = BACKSLASH_SEPARATES || indexed === undefined ? null : cleanRelative(path, "literal");
+  const relative = asWritten !== null && indexed?.has(asWritten) === true ? asWritten : cleanRelative(path);
   if (relative === null) return { ok: false, why: "outside" };
   return { ok: true, relative, page: Math.max(1, page) };
 }

@@ -12,7 +12,7 @@ import {
   type Vocabulary,
 } from "../index.js";
 import type { McpServer } from "@modelcontextprotocol/server";
-import type { Folder, FolderDocument } from "./folder.js";
+import type { Folder, FolderDocument, FolderSnapshot } from "./folder.js";
 import { documentId, ID_PREFIX, parseId } from "./paths.js";
 import { makeSnippet } from "./snippet.js";
 import { folderTexts, type FolderTexts } from "./texts.js";
@@ -107,15 +107,16 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
   }
 
   /** Any accepted spelling of an id (bare path, file:// URI, public url, "#1") → its canonical id. */
-  function resolveId(id: string): string | null {
-    const parsed = parseId(id, address);
+  async function resolveId(id: string): Promise<string | null> {
+    const parsed = parseId(id, address, known(await folder.refresh()));
     return parsed.ok ? documentId(parsed.relative, parsed.page) : null;
   }
 
   async function fetch(id: string): Promise<FetchReply | null> {
-    const parsed = parseId(id, address);
+    const snapshot = await folder.refresh();
+    const parsed = parseId(id, address, known(snapshot));
     if (!parsed.ok) return null;
-    const { documents } = await folder.refresh();
+    const { documents } = snapshot;
     const doc = documents.get(parsed.relative);
     if (doc === undefined) return null;
     const pages = paginate(doc.text, maxChars);
@@ -125,12 +126,12 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
   }
 
   function notFound(id: string): string {
-    const parsed = parseId(id, address);
+    const snapshot = folder.current;
+    const parsed = parseId(id, address, known(snapshot));
     if (!parsed.ok) return texts.refused(id, parsed.why);
-    const { documents, removed } = folder.current;
-    const doc = documents.get(parsed.relative);
+    const doc = snapshot.documents.get(parsed.relative);
     if (doc !== undefined) return texts.stalePage(id, paginate(doc.text, maxChars).length, doc.id);
-    return removed.has(documentId(parsed.relative)) ? texts.stale(id) : texts.unknown(id);
+    return snapshot.removed.has(documentId(parsed.relative)) ? texts.stale(id) : texts.unknown(id);
   }
 
   registerDeepResearchTools(server, {
@@ -144,6 +145,11 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     extendOutputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },
   });
+}
+
+/** The paths an id may name as written: the indexed ones, and those removed this session (stale). */
+function known({ documents, removed }: FolderSnapshot): { has(relative: string): boolean } {
+  return { has: (relative) => documents.has(relative) || removed.has(documentId(relative)) };
 }
 
 function summaryMessage(texts: FolderTexts, documents: number, matches: number, returned: number): string {
