@@ -157,3 +157,74 @@ export function textOf(node: unknown, key: string): string {
   const value = (node as XmlNode)[key];
   return typeof value === "string" || typeof value === "number" ? String(value).trim() : "";
 }
+
+/** One element found in the XML: the parsed node and the offset where its tag starts. */
+export interface Located {
+  readonly node: unknown;
+  readonly start: number;
+}
+
+/** The elements a sitemap is read from, and the ones that could not be read. */
+export interface Elements {
+  readonly url: Located[];
+  readonly sitemap: Located[];
+  /** Offsets of `<url>`/`<sitemap>` blocks that could not be read on their own. */
+  readonly unreadable: number[];
+}
+
+/** The one way every sitemap text is parsed; throws on XML fast-xml-parser cannot read at all. */
+export function parseXml(xml: string): unknown {
+  return new XMLParser({
+    captureMetaData: true,
+    parseTagValue: false,
+    removeNSPrefix: true,
+    ignoreAttributes: true,
+  }).parse(xml);
+}
+
+/** Every `<url>` and `<sitemap>` of a parsed tree, in document order. */
+export function elementsOf(tree: unknown): Elements {
+  const url: Located[] = [];
+  const sitemap: Located[] = [];
+  collect(tree, "url", 0, url);
+  collect(tree, "sitemap", 0, sitemap);
+  return { url, sitemap, unreadable: [] };
+}
+
+/** A closing `</url>`/`</sitemap>` or an opening `<url`/`<sitemap`, with or without a namespace prefix. */
+const TAG = /<(?:\/(?:[\w.-]+:)?(?<close>url|sitemap)\s*>|(?:[\w.-]+:)?(?<open>url|sitemap)(?=[\s/>]))/g;
+
+/**
+ * For XML the full parse refused (junk after `</urlset>`, an unclosed tag at the end): every
+ * `<url>…</url>` and `<sitemap>…</sitemap>` block is parsed on its own, so one broken spot
+ * never costs the readable entries. One pass over the tags pairs each opening tag with the
+ * closing tag that follows it; an opening tag with another one before its close, or none, is
+ * unreadable. Each block is parsed once, so the work is linear in the text.
+ */
+export function recoverElements(xml: string): Elements {
+  const found: Elements = { url: [], sitemap: [], unreadable: [] };
+  let open: { name: "url" | "sitemap"; start: number } | undefined;
+  for (const match of xml.matchAll(TAG)) {
+    const { open: opening, close } = match.groups ?? {};
+    if (opening !== undefined) {
+      if (open !== undefined) found.unreadable.push(open.start); // opened again before closing
+      open = { name: opening === "url" ? "url" : "sitemap", start: match.index };
+      continue;
+    }
+    if (open === undefined || open.name !== close) continue;
+    const name = open.name;
+    const block = xml.slice(open.start, match.index + match[0].length);
+    const located: Located[] = [];
+    try {
+      collect(parseXml(block), name, 0, located);
+    } catch {
+      // reported below as unreadable
+    }
+    const node = located[0];
+    if (node === undefined) found.unreadable.push(open.start);
+    else found[name].push({ node: node.node, start: open.start });
+    open = undefined;
+  }
+  if (open !== undefined) found.unreadable.push(open.start);
+  return found;
+}

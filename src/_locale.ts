@@ -84,6 +84,8 @@ export interface CatalogueTexts {
   /** The prefix naming a line: "linha 7". */
   readonly line: (line: number) => string;
   readonly malformedXml: (detail: string) => string;
+  /** A `<url>` or `<sitemap>` block that could not be read even on its own, after a failed full parse. */
+  readonly unreadableElement: string;
   readonly notASitemap: string;
   readonly sitemapIndex: (children: number) => string;
   readonly missingUrl: string;
@@ -213,6 +215,7 @@ const PT_BR: LocaleTexts = {
   catalogue: {
     line: (line) => `linha ${line}`,
     malformedXml: (detail) => `XML malformado (${detail}); as entradas legíveis foram mantidas.`,
+    unreadableElement: "um elemento <url> ou <sitemap> ilegível foi ignorado; os legíveis foram mantidos.",
     notASitemap: "não é um sitemap: falta <urlset> com elementos <url>.",
     sitemapIndex: (children) =>
       `é um índice de sitemaps (<sitemapindex>) com ${children} sitemap(s); busque cada um (lista em "sitemaps") e leia-o com parseSitemap.`,
@@ -285,6 +288,7 @@ const EN: LocaleTexts = {
   catalogue: {
     line: (line) => `line ${line}`,
     malformedXml: (detail) => `malformed XML (${detail}); the readable entries were kept.`,
+    unreadableElement: "an unreadable <url> or <sitemap> element was skipped; the readable ones were kept.",
     notASitemap: "not a sitemap: no <urlset> with <url> elements.",
     sitemapIndex: (children) =>
       `this is a sitemap index (<sitemapindex>) with ${children} sitemap(s); fetch each one (listed in "sitemaps") and read it with parseSitemap.`,

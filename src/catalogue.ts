@@ -5,8 +5,18 @@
  *
  * Bad input is reported line by line and never costs the good lines.
  */
-import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { Collector, collect, lineFinder, pageKey, settings, textOf } from "./_catalogue.js";
+import { XMLValidator } from "fast-xml-parser";
+import {
+  Collector,
+  elementsOf,
+  lineFinder,
+  pageKey,
+  parseXml,
+  recoverElements,
+  settings,
+  textOf,
+  type Elements,
+} from "./_catalogue.js";
 import type { SurfaceLocale } from "./_locale.js";
 import type { IndexEntry } from "./rank.js";
 
@@ -284,7 +294,9 @@ const LASTMOD = /^\d{4}(?:-\d{2}(?:-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:
  * Reads a sitemap.xml (sitemaps.org): every `<url><loc>` becomes an entry titled from its slug
  * (see {@link titleFromUrl}), with `lastmod` when valid. A `<sitemapindex>` is reported and its
  * child sitemaps come back in `sitemaps`. Malformed XML is reported at its line and the
- * readable `<url>` elements are still used; a missing, relative or non-http `<loc>`, a
+ * readable `<url>` elements are still used: when the parser refuses the whole file (junk after
+ * `</urlset>`), each `<url>` and `<sitemap>` block is read on its own, and a block that cannot
+ * be read is reported on its line; a missing, relative or non-http `<loc>`, a
  * repeated page and a malformed `<lastmod>` are each reported on their line.
  *
  * @example
@@ -302,21 +314,22 @@ export function parseSitemap(text: string, options: CatalogueOptions = {}): Site
   if (verdict !== true) {
     out.problem(verdict.err.line, "malformed-xml", s.texts.malformedXml(verdict.err.msg));
   }
-  let tree: unknown = {};
+  let elements: Elements;
   try {
-    tree = new XMLParser({
-      captureMetaData: true,
-      parseTagValue: false,
-      removeNSPrefix: true,
-      ignoreAttributes: true,
-    }).parse(xml);
+    elements = elementsOf(parseXml(xml));
   } catch (error) {
     if (verdict === true) out.problem(1, "malformed-xml", s.texts.malformedXml(String(error)));
+    elements = recoverElements(xml);
+    const reported = new Set(out.problems.map((p) => p.line));
+    for (const start of elements.unreadable) {
+      const line = lineAt(start);
+      if (!reported.has(line)) out.problem(line, "malformed-xml", s.texts.unreadableElement);
+      reported.add(line);
+    }
   }
 
   const sitemaps: string[] = [];
-  const children: { node: unknown; start: number }[] = [];
-  collect(tree, "sitemap", 0, children);
+  const children = elements.sitemap;
   for (const child of children) {
     const line = lineAt(child.start);
     const url = out.url(line, textOf(child.node, "loc"));
@@ -327,13 +340,12 @@ export function parseSitemap(text: string, options: CatalogueOptions = {}): Site
     out.problem(line, "sitemap-index", s.texts.sitemapIndex(sitemaps.length));
   }
 
-  const urls: { node: unknown; start: number }[] = [];
-  collect(tree, "url", 0, urls);
+  const urls = elements.url;
   for (const { node, start } of urls) {
     const line = lineAt(start);
     const url = out.url(line, textOf(node, "loc"));
     if (url === null) continue;
-    const lastmod = textOf(node, "lastmod");
+  const lastmod = textOf(node, "lastmod");
     if (lastmod !== "" && !LASTMOD.test(lastmod)) {
       out.problem(line, "invalid-lastmod", s.texts.invalidLastmod(lastmod));
     }

@@ -251,6 +251,53 @@ describe("parseSitemap", () => {
     expect(result.entries[1]).not.toHaveProperty("lastmod");
   });
 
+  // fast-xml-parser throws on these outright; each readable <url> must still come through.
+  const sitemap = `<?xml version="1.0"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://ex.com/a</loc></url>
+  <url><loc>https://ex.com/s?a=1&amp;b=2</loc><lastmod>2026-08-24</lastmod></url>
+</urlset>`;
+  it.each([
+    ["<junk", 5],
+    ["\n<junk", 6],
+    ["\n<!-- generated -->\n<p>footer", 7],
+  ])("keeps every url of a sitemap followed by %j, and reports line %i", (tail, line) => {
+    const result = parseSitemap(sitemap + tail, { locale: "en" });
+    expect(result.entries).toStrictEqual([
+      { id: "page:/a", url: "https://ex.com/a", title: "A" },
+      { id: "page:/s?a=1&b=2", url: "https://ex.com/s?a=1&b=2", title: "S", lastmod: "2026-08-24" },
+    ]);
+    expect(kinds(result.problems)).toStrictEqual([[line, "malformed-xml"]]);
+    expect(result.problems[0]?.message).toMatch(/; the readable entries were kept\.$/);
+  });
+
+  it("reads each url block on its own when the whole file cannot be parsed, and reports the unreadable one", () => {
+    const xml = [
+      "<urlset>",
+      "  <url><loc>https://ex.com/a</loc></url>",
+      "  <url><loc>https://ex.com/b</loc>",
+      "  <url><loc>https://ex.com/c</loc></url>",
+      "  <ns:url><loc>/d</loc></ns:url>",
+      "</urlset>",
+      "<junk",
+    ].join("\n");
+    const result = parseSitemap(xml, { locale: "en" });
+    expect(result.entries.map((e) => e.url)).toStrictEqual(["https://ex.com/a", "https://ex.com/c"]);
+    expect(kinds(result.problems)).toStrictEqual([
+      [3, "malformed-xml"],
+      [5, "relative-url"],
+      [6, "malformed-xml"],
+    ]);
+    expect(result.problems[0]?.message).toBe(
+      "line 3: an unreadable <url> or <sitemap> element was skipped; the readable ones were kept.",
+    );
+  });
+
+  it("keeps the child sitemaps of an index followed by junk", () => {
+    const xml = "<sitemapindex>\n<sitemap><loc>https://ex.com/1.xml</loc></sitemap>\n<sitemap><loc>https://ex.com/2.xml</loc></sitemap>\n</sitemapindex>\n<junk";
+    expect(parseSitemap(xml).sitemaps).toStrictEqual(["https://ex.com/1.xml", "https://ex.com/2.xml"]);
+  });
+
   it.each([
     ["", "malformed-xml"],
     ["this is not xml", "malformed-xml"],

@@ -38,6 +38,7 @@ import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)}).the
     "- [a](https://example.com/" + "()".repeat(MB / 2) + "x)",
   ];
   out.llms = lib.parseLlmsTxt(lines.join("\\n")).entries.length;
+  out.sitemap = lib.parseSitemap("<urlset>" + "<url>".repeat(MB / 5) + "<url><loc>https://e.com/a</loc></url></urlset><junk").entries.length;
   out.title = lib.titleFromUrl("https://example.com/" + "a-".repeat(MB / 2) + "1").length > 0;
   out.slashes = lib.titleFromUrl("https://example.com/" + "/".repeat(MB) + "x").length > 0;
   parentPort.postMessage(out);
@@ -74,6 +75,7 @@ describe("regex safety", () => {
       vocabulary: true, // only at the start of "rendimentos", never inside "xrenda"
       vocabularyLongQuery: false,
       llms: 2, // the balanced "()()…" URL is read whole; the unclosed "((…" one is not a link
+      sitemap: 1, // the full parse fails on the junk; the one closed <url> block is read on its own
       title: true,
       slashes: true,
     });
