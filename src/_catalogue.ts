@@ -1,6 +1,7 @@
 /**
- * Private plumbing of src/catalogue.ts: options, URL checks, the per-line collector and the XML
- * walk. Never re-exported from the package entry.
+ * Private plumbing of src/catalogue.ts: options, URL checks, the per-line collector, the XML
+ * walk (and its block-by-block recovery) and the llms.txt link scan. Never re-exported from the
+ * package entry.
  */
 import { XMLParser } from "fast-xml-parser";
 import { localeTexts } from "./_locale.js";
@@ -227,4 +228,68 @@ export function recoverElements(xml: string): Elements {
   }
   if (open !== undefined) found.unreadable.push(open.start);
   return found;
+}
+
+/** A list item's link: its title, its URL and the text after the link. */
+export interface Link {
+  readonly title: string;
+  readonly url: string;
+  readonly rest: string;
+}
+
+const isSpace = (char: string): boolean => /^\s$/.test(char);
+
+/**
+ * Reads `[title](url "optional title")`, then an optional `: description` (or `-`, `–`, `—`),
+ * with a hand scan that moves forward only, so it is linear in the line. The URL may be wrapped
+ * in `<…>`, and may hold balanced parentheses, as CommonMark allows:
+ * `https://en.wikipedia.org/wiki/Python_(programming_language)`. Null when the item does not
+ * start with such a link.
+ */
+export function readLink(body: string): Link | null {
+  if (body.charAt(0) !== "[") return null;
+  const close = body.indexOf("]");
+  if (close < 0 || body.charAt(close + 1) !== "(") return null;
+  const title = body.slice(1, close);
+  let at = close + 2;
+  const skipSpaces = (): void => {
+    while (at < body.length && isSpace(body.charAt(at))) at += 1;
+  };
+  skipSpaces();
+  let url: string;
+  if (body.charAt(at) === "<") {
+    const end = body.indexOf(">", at + 1);
+    if (end < 0) return null;
+    url = body.slice(at + 1, end);
+    at = end + 1;
+  } else {
+    const start = at;
+    let depth = 0;
+    for (; at < body.length; at += 1) {
+      const char = body.charAt(at);
+      if (isSpace(char)) break;
+      if (char === "(") depth += 1;
+      else if (char === ")") {
+        if (depth === 0) break;
+        depth -= 1;
+      }
+    }
+    url = body.slice(start, at);
+  }
+  skipSpaces();
+  const quote = body.charAt(at);
+  if (quote === '"' || quote === "'") {
+    const end = body.indexOf(quote, at + 1);
+    if (end < 0) return null;
+    at = end + 1;
+    skipSpaces();
+  }
+  if (body.charAt(at) !== ")") return null;
+  at += 1;
+  skipSpaces();
+  if (at < body.length && ":-–—".includes(body.charAt(at))) {
+    at += 1;
+    skipSpaces();
+  }
+  return { title, url, rest: body.slice(at) };
 }
