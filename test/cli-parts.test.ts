@@ -8,7 +8,8 @@ import { decodeUtf8, extractDocument, firstHeading } from "../src/cli/documents.
 import { decodeEntities, htmlToMarkdown } from "../src/cli/html.js";
 import { cleanRelative, parseId } from "../src/cli/paths.js";
 import { makeSnippet } from "../src/cli/snippet.js";
-import { paginate } from "../src/cli/tools.js";
+import type { FolderDocument } from "../src/cli/folder.js";
+import { pagesOf, paginate } from "../src/cli/tools.js";
 
 const vocabulary = createVocabulary({ sourceName: "a pasta", entries: [{ asked: "café", source: ["coffee"] }] });
 const normalizeChar = (char: string) => vocabulary.normalize(char);
@@ -201,7 +202,44 @@ describe("makeSnippet", () => {
   });
 });
 
+/** The cut rule as written in paginate's TSDoc, with unbounded scans: the reference it must equal. */
+function paginateByRule(text: string, maxChars: number): [number, number][] {
+  const size = Math.max(1, Math.floor(maxChars));
+  const pages: [number, number][] = [];
+  let start = 0;
+  do {
+    let end = Math.min(text.length, start + size);
+    if (end < text.length) {
+      const floor = start + Math.floor(size * 0.8);
+      const newline = text.lastIndexOf("\n", end - 1);
+      const space = text.lastIndexOf(" ", end - 1);
+      end = newline >= floor ? newline + 1 : space >= floor ? space + 1 : end;
+    }
+    pages.push([start, end]);
+    start = end;
+  } while (start < text.length);
+  return pages;
+}
+
 describe("paginate", () => {
+  it("cuts where the rule says: the last line break, else the last space, in the page's last fifth (property)", () => {
+    const text = fc.array(fc.constantFrom("a", "bb", "cccccc", " ", "\n", "é", "\r\n"), { maxLength: 600 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 120 }), (body, max) => {
+        expect(paginate(body, max)).toStrictEqual(paginateByRule(body, max));
+      }),
+    );
+  });
+
+  it("computes a document's pages once per document and page size", () => {
+    const doc: FolderDocument = { id: "doc:a.md", relative: "a.md", title: "A", url: "file:///a.md", text: "one two three four", format: "markdown", bytes: 18, modified: 0 };
+    const pages = pagesOf(doc, 8);
+    expect(pages).toStrictEqual(paginate(doc.text, 8));
+    expect(pagesOf(doc, 8)).toBe(pages);
+    expect(pagesOf(doc, 10)).toStrictEqual(paginate(doc.text, 10));
+    expect(pagesOf({ ...doc, text: "edited" }, 8)).toStrictEqual([[0, 6]]);
+  });
+
   it("covers the text exactly, with pages no longer than the limit (property)", () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 3000 }), fc.integer({ min: 1, max: 500 }), (text, max) => {

@@ -119,7 +119,7 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     const { documents } = snapshot;
     const doc = documents.get(parsed.relative);
     if (doc === undefined) return null;
-    const pages = paginate(doc.text, maxChars);
+    const pages = pagesOf(doc, maxChars);
     const page = pages[parsed.page - 1];
     if (page === undefined) return null;
     return renderPage(doc, page, parsed.page, pages.length, texts);
@@ -130,7 +130,7 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     const parsed = parseId(id, address, known(snapshot));
     if (!parsed.ok) return texts.refused(id, parsed.why);
     const doc = snapshot.documents.get(parsed.relative);
-    if (doc !== undefined) return texts.stalePage(id, paginate(doc.text, maxChars).length, doc.id);
+    if (doc !== undefined) return texts.stalePage(id, pagesOf(doc, maxChars).length, doc.id);
     return snapshot.removed.has(documentId(parsed.relative)) ? texts.stale(id) : texts.unknown(id);
   }
 
@@ -160,7 +160,8 @@ function summaryMessage(texts: FolderTexts, documents: number, matches: number, 
 
 /**
  * Splits a text into pages of at most `maxChars` characters, cutting at a line break, else at a
- * space, in the last fifth of the page; a hard cut only when neither exists.
+ * space, in the last fifth of the page; a hard cut only when neither exists. Each page looks at
+ * its last fifth only, so the whole split is linear in the text.
  *
  * @example
  * paginate("one two three", 8); // => [[0, 4], [4, 8], [8, 13]]
@@ -171,16 +172,38 @@ export function paginate(text: string, maxChars: number): [number, number][] {
   let start = 0;
   do {
     let end = Math.min(text.length, start + size);
-    if (end < text.length) {
-      const floor = start + Math.floor(size * 0.8);
-      const newline = text.lastIndexOf("\n", end - 1);
-      const space = text.lastIndexOf(" ", end - 1);
-      const cut = newline >= floor ? newline + 1 : space >= floor ? space + 1 : end;
-      end = cut > start ? cut : end;
-    }
+    if (end < text.length) end = lastBreak(text, start + Math.floor(size * 0.8), end);
     pages.push([start, end]);
     start = end;
   } while (start < text.length);
+  return pages;
+}
+
+/** Where to cut in `[floor, end)`: after its last line break, else its last space, else at `end`. */
+function lastBreak(text: string, floor: number, end: number): number {
+  let space = -1;
+  for (let at = end - 1; at >= floor; at -= 1) {
+    const code = text.charCodeAt(at);
+    if (code === 10) return at + 1;
+    if (code === 32 && space === -1) space = at;
+  }
+  return space === -1 ? end : space + 1;
+}
+
+/** Each document's pages at the last page size asked; a re-read document is a new object. */
+const pageCache = new WeakMap<FolderDocument, { readonly maxChars: number; readonly pages: [number, number][] }>();
+
+/**
+ * The pages of a document at `maxChars`, split once and kept while the document is current.
+ *
+ * @example
+ * pagesOf(doc, 20_000) === pagesOf(doc, 20_000); // => true
+ */
+export function pagesOf(doc: FolderDocument, maxChars: number): readonly [number, number][] {
+  const cached = pageCache.get(doc);
+  if (cached?.maxChars === maxChars) return cached.pages;
+  const pages = paginate(doc.text, maxChars);
+  pageCache.set(doc, { maxChars, pages });
   return pages;
 }
 
