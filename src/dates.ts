@@ -11,12 +11,14 @@
 import * as chrono from "chrono-node";
 import type { ParsedResult, Parser, ParsingContext, ParsingResult, Refiner } from "chrono-node";
 import { McpSearchError } from "./errors.js";
+import type { SurfaceLocale } from "./_locale.js";
 
 /**
  * Options of {@link findDates}.
  *
  * @example
  * findDates("05/08/2026", { dayFirst: false } satisfies FindDatesOptions).dates; // => ["2026-05-08"]
+ * findDates("24 de agosto de 2026", { locale: "en" }).dates;                     // => []
  */
 export interface FindDatesOptions {
   /**
@@ -26,6 +28,12 @@ export interface FindDatesOptions {
    * @default true
    */
   readonly dayFirst?: boolean;
+  /**
+   * The one language to read dates in, "pt-BR" or "en"; both at once when left out. A server
+   * whose users write only English passes "en", so that no Portuguese month word counts.
+   * @default undefined (pt-BR and English)
+   */
+  readonly locale?: SurfaceLocale;
 }
 
 /**
@@ -48,10 +56,17 @@ export interface QueryDates {
 /** The reference date chrono is given, so that nothing depends on the clock. Never surfaces. */
 const REFERENCE = new Date(Date.UTC(2000, 0, 1, 12));
 
-const PT_MONTHS: Readonly<Record<string, number>> = {
-  janeiro: 1, jan: 1, fevereiro: 2, fev: 2, "março": 3, marco: 3, mar: 3, abril: 4, abr: 4,
-  maio: 5, mai: 5, junho: 6, jun: 6, julho: 7, jul: 7, agosto: 8, ago: 8, setembro: 9, set: 9,
-  outubro: 10, out: 10, novembro: 11, nov: 11, dezembro: 12, dez: 12,
+const PT_MONTH_NAMES: Readonly<Record<string, number>> = {
+  janeiro: 1, fevereiro: 2, "março": 3, marco: 3, abril: 4, maio: 5, junho: 6, julho: 7,
+  agosto: 8, setembro: 9, outubro: 10, novembro: 11, dezembro: 12,
+};
+
+/**
+ * "set", "out", "dez" are English words too ("data set 2026", "roll out 2026"): with a year
+ * alone they read as a month only after "de" or before "/" ("set de 2026", "set/2026").
+ */
+const PT_MONTH_ABBREVIATIONS: Readonly<Record<string, number>> = {
+  jan: 1, fev: 2, mar: 3, abr: 4, mai: 5, jun: 6, jul: 7, ago: 8, set: 9, out: 10, nov: 11, dez: 12,
 };
 
 const EN_MONTHS: Readonly<Record<string, number>> = {
@@ -67,14 +82,19 @@ function monthAlternation(months: Readonly<Record<string, number>>): string {
     .join("|");
 }
 
+/** Any joiner between a month and its year: "de"/"of", a comma, a slash, or just a space. */
+const ANY_JOINER = (word: string): string => `(?:\\s+${word}\\s+|\\s*[,/]\\s*|\\s+)`;
+/** The joiners of a pt abbreviation: "de" or a slash only. */
+const PT_ABBREVIATION_JOINER = "(?:\\s+de\\s+|\\s*/\\s*)";
+
 /**
  * The month-and-year rule chrono's strict parsers lack: a month name, an optional "." after an
- * abbreviation, a joiner ("de", "of", ",", "/" or just a space) and a four-digit year. Linear:
- * one alternation of literals, then fixed classes.
+ * abbreviation, a joiner and a four-digit year. Linear: one alternation of literals, then
+ * fixed classes.
  */
 function monthYearParser(months: Readonly<Record<string, number>>, joiner: string): Parser {
   const pattern = new RegExp(
-    `(?<![\\p{L}\\p{N}])(${monthAlternation(months)})\\.?(?:\\s+${joiner}\\s+|\\s*[,/]\\s*|\\s+)(\\d{4})(?![\\p{L}\\p{N}])`,
+    `(?<![\\p{L}\\p{N}])(${monthAlternation(months)})\\.?${joiner}(\\d{4})(?![\\p{L}\\p{N}])`,
     "iu",
   );
   return {
@@ -112,22 +132,32 @@ function buildParser(language: "pt" | "en", dayFirst: boolean): chrono.Chrono {
     language === "pt"
       ? chrono.pt.createConfiguration(true, dayFirst)
       : chrono.en.configuration.createConfiguration(true, dayFirst);
-  configuration.parsers.push(
-    language === "pt" ? monthYearParser(PT_MONTHS, "de") : monthYearParser(EN_MONTHS, "of"),
-  );
+  if (language === "pt") {
+    configuration.parsers.push(
+      monthYearParser(PT_MONTH_NAMES, ANY_JOINER("de")),
+      monthYearParser(PT_MONTH_ABBREVIATIONS, PT_ABBREVIATION_JOINER),
+    );
+  } else {
+    configuration.parsers.push(monthYearParser(EN_MONTHS, ANY_JOINER("of")));
+  }
   configuration.refiners.unshift(noteImpossible);
   return new chrono.Chrono(configuration);
 }
 
-const parsers = new Map<boolean, readonly chrono.Chrono[]>();
+const parsers = new Map<boolean, { readonly pt: chrono.Chrono; readonly en: chrono.Chrono }>();
 
-function parsersFor(dayFirst: boolean): readonly chrono.Chrono[] {
+/** The parsers of the languages asked for; an unknown locale is misuse and throws. */
+function parsersFor(dayFirst: boolean, locale: SurfaceLocale | undefined): readonly chrono.Chrono[] {
+  if (locale !== undefined && locale !== "pt-BR" && locale !== "en") {
+    throw new McpSearchError(`findDates: unknown locale ${JSON.stringify(locale)}; use "pt-BR", "en", or leave it out for both.`);
+  }
   let built = parsers.get(dayFirst);
   if (built === undefined) {
-    built = [buildParser("pt", dayFirst), buildParser("en", dayFirst)];
+    built = { pt: buildParser("pt", dayFirst), en: buildParser("en", dayFirst) };
     parsers.set(dayFirst, built);
   }
-  return built;
+  if (locale === "pt-BR") return [built.pt];
+  return locale === "en" ? [built.en] : [built.pt, built.en];
 }
 
 const pad = (n: number, width: number): string => String(n).padStart(width, "0");
@@ -180,11 +210,18 @@ function mergeSpans(lists: readonly ParsedResult[][]): Span[] {
  * - Only dates with an explicit year count. Relative words ("hoje", "ontem", "today",
  *   "last week") and yearless dates ("24 de agosto") are ignored, so the output never depends
  *   on the clock: resolve those in the server, which knows what "today" means for its data.
+ * - A Portuguese abbreviation with a year alone counts only after "de" or before "/"
+ *   ("set de 2026", "ago/2026"): "set", "out" and "dez" are English words, so "data set 2026"
+ *   and "roll out 2026" name no month. Full names ("setembro 2026") and days ("24 set 2026")
+ *   are read as written. `locale` restricts the reading to one language.
+ * - A number before a month and a year is a day in both languages: "top 10 jun 2026" reads as
+ *   "10 Jun 2026", the form "24 Aug 2026".
  *
  * @example
  * findDates("fechamento de 24 de agosto de 2026").dates; // => ["2026-08-24"]
  * findDates("August 2026 vs 2026-09-01").dates;          // => ["2026-08", "2026-09-01"]
  * findDates("31/02/2026").invalid;                       // => ["31/02/2026"]
+ * findDates("data set 2026 vs set de 2026").dates;       // => ["2026-09"] (only the second)
  */
 export function findDates(query: string, options: FindDatesOptions = {}): QueryDates {
   const text = query.normalize("NFC");
@@ -192,7 +229,7 @@ export function findDates(query: string, options: FindDatesOptions = {}): QueryD
   let lists: ParsedResult[][];
   impossible = notes;
   try {
-    lists = parsersFor(options.dayFirst ?? true).map((parser) => parser.parse(text, REFERENCE));
+    lists = parsersFor(options.dayFirst ?? true, options.locale).map((parser) => parser.parse(text, REFERENCE));
   } finally {
     impossible = null;
   }

@@ -21,6 +21,8 @@ describe("findDates", () => {
     ["24 August 2026", ["2026-08-24"]],
     ["2026 August 24", ["2026-08-24"]],
     ["29/02/2028", ["2028-02-29"]],
+    ["24 de set de 2026", ["2026-09-24"]],
+    ["24 set. 2026", ["2026-09-24"]],
   ];
   const months: readonly [string, string[]][] = [
     ["agosto de 2026", ["2026-08"]],
@@ -30,6 +32,11 @@ describe("findDates", () => {
     ["março de 2026", ["2026-03"]],
     ["marco de 2026", ["2026-03"]],
     ["setembro/2026", ["2026-09"]],
+    ["setembro 2026", ["2026-09"]],
+    ["set de 2026", ["2026-09"]],
+    ["out. de 2026", ["2026-10"]],
+    ["dez de 2026", ["2026-12"]],
+    ["ago/2026", ["2026-08"]],
     ["August 2026", ["2026-08"]],
     ["AUGUST 2026", ["2026-08"]],
     ["Aug. 2026", ["2026-08"]],
@@ -39,6 +46,37 @@ describe("findDates", () => {
   ];
   it.each([...days, ...months])("reads %j as %j", (query, expected) => {
     expect(findDates(query)).toStrictEqual({ dates: expected, invalid: [] });
+  });
+
+  // "set", "out", "dez" are English words: a pt abbreviation needs "de" or "/" to be a month.
+  it.each([
+    ["census data set 2026", []],
+    ["roll out 2026 plan", []],
+    ["set 2026 targets", []],
+    ["dez 2026", []],
+    ["the data set 2026 vs set de 2026", ["2026-09"]],
+    ["sold out 2026, again in out/2026", ["2026-10"]],
+    ["jan 2026", ["2026-01"]], // the English abbreviation
+    ["top 10 jun 2026", ["2026-06-10"]], // "10 Jun 2026", the form "24 Aug 2026", in both languages
+  ])("reads a pt abbreviation as a month only with \"de\" or \"/\": %j", (query, expected) => {
+    expect(findDates(query)).toStrictEqual({ dates: expected, invalid: [] });
+  });
+
+  it.each([
+    ["24 de agosto de 2026 e 24 Aug 2026", undefined, ["2026-08-24"]],
+    ["24 de agosto de 2026 e 25 Aug 2026", undefined, ["2026-08-24", "2026-08-25"]],
+    ["24 de agosto de 2026 e 25 Aug 2026", "pt-BR", ["2026-08-24"]],
+    ["24 de agosto de 2026 e 25 Aug 2026", "en", ["2026-08-25"]],
+    ["agosto de 2026, August 2026", "pt-BR", ["2026-08"]],
+    ["jan 2026", "pt-BR", []],
+    ["2026-08-24 e 24/08/2026", "en", ["2026-08-24"]],
+  ] as const)("reads %j with locale %s as %j", (query, locale, expected) => {
+    expect(findDates(query, locale === undefined ? {} : { locale }).dates).toStrictEqual(expected);
+  });
+
+  it("throws McpSearchError on a locale it does not know, naming it", () => {
+    expect(() => findDates("agosto de 2026", { locale: "de" as never })).toThrow(McpSearchError);
+    expect(() => findDates("agosto de 2026", { locale: "de" as never })).toThrow(/"de"/);
   });
 
   it("finds dates inside a sentence, in query order, without repeats", () => {
