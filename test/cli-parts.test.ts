@@ -9,7 +9,7 @@ import { decodeEntities, htmlToMarkdown } from "../src/cli/html.js";
 import { cleanRelative, parseId } from "../src/cli/paths.js";
 import { makeSnippet } from "../src/cli/snippet.js";
 import type { FolderDocument } from "../src/cli/folder.js";
-import { pagesOf, paginate } from "../src/cli/tools.js";
+import { pagesOf, paginate, snippetSourceOf } from "../src/cli/tools.js";
 
 const vocabulary = createVocabulary({ sourceName: "a pasta", entries: [{ asked: "café", source: ["coffee"] }] });
 const normalizeChar = (char: string) => vocabulary.normalize(char);
@@ -220,6 +220,18 @@ function paginateByRule(text: string, maxChars: number): [number, number][] {
   } while (start < text.length);
   return pages;
 }
+
+describe("snippetSourceOf", () => {
+  it("normalises a document once, and again only for a re-read document or another normaliser", () => {
+    const doc: FolderDocument = { id: "doc:a.md", relative: "a.md", title: "A", url: "file:///a.md", text: "O CAFÉ está pronto", format: "markdown", bytes: 20, modified: 0 };
+    const source = snippetSourceOf(doc, normalizeChar);
+    expect(snippetSourceOf(doc, normalizeChar)).toBe(source);
+    expect(makeSnippet(source, [["cafe"]], { maxChars: 60, normalizeChar })).toBe("O CAFÉ está pronto");
+    const edited = { ...doc, text: "Sem café hoje" };
+    expect(makeSnippet(snippetSourceOf(edited, normalizeChar), [["cafe"]], { maxChars: 60, normalizeChar })).toBe("Sem café hoje");
+    expect(snippetSourceOf(doc, (char) => char)).not.toBe(source);
+  });
+});
 
 describe("paginate", () => {
   it("cuts where the rule says: the last line break, else the last space, in the page's last fifth (property)", () => {

@@ -125,6 +125,26 @@ describe("mcp-search serve: search", () => {
     expect(snippet.length).toBeLessThanOrEqual(120 + 20);
   });
 
+  it("normalises a document for snippets once, across the servers HTTP makes per request", async () => {
+    await write("cafe.md", `# Café\n\n${long(50)} um café coado ${long(50)}`);
+    const vocabulary = createVocabulary({ sourceName: "a pasta", entries: [] });
+    const normalised: string[] = [];
+    const counting = { ...vocabulary, normalize: (text: string) => (normalised.push(text), vocabulary.normalize(text)) };
+    const folder = await openFolder({ root, vocabulary: counting });
+    for (let request = 0; request < 3; request += 1) {
+      const server = createFolderServer({ name: "test", version: "0.0.0", folder, vocabulary: counting });
+      const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverTransport);
+      const client = new Client({ name: "test-client", version: "0.0.0" });
+      await client.connect(clientTransport);
+      clients.push(client);
+      const result = (await client.callTool({ name: "search", arguments: { query: "coado" } })) as CallResult;
+      expect((result.structuredContent?.["snippets"] as { snippet: string }[])[0]?.snippet).toContain("um café coado");
+    }
+    folder.close();
+    expect(normalised.filter((text) => text === "é")).toStrictEqual(["é"]);
+  });
+
   it.each([
     ["pt-BR", "Resultado truncado: mostrando 3 de 5"],
     ["en", "Truncated: showing 3 of 5"],

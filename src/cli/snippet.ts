@@ -6,13 +6,21 @@
 
 /**
  * A text normalised character by character, with the position in the original text of every
- * normalised character, so a match found in the normalised text maps back to the original.
+ * normalised character, so a match found in the normalised text maps back to the original. It is
+ * built by {@link prepareSnippetSource}; keep it to make many snippets of one text.
+ *
+ * @example
+ * const source: SnippetSource = prepareSnippetSource("O CAFÉ", normalizeChar);
+ * source.normalised; // => "o cafe"
  */
-interface MappedText {
+export interface SnippetSource {
+  readonly text: string;
   readonly normalised: string;
   /** Where each normalised character came from; `undefined` when positions are one to one. */
   readonly origin: Int32Array | undefined;
 }
+
+type MappedText = Omit<SnippetSource, "text">;
 
 const NON_ASCII = /[^\u0000-\u007f]/g;
 const SPACES_AND_DASHES = /[\s\u2010-\u2014-]/g;
@@ -46,10 +54,19 @@ const utf16 = new TextDecoder("utf-16le");
 const charCaches = new WeakMap<(char: string) => string, Map<string, string>>();
 
 /**
- * Normalises like the vocabulary (no accents, lower case, dashes and whitespace runs as one
- * space) while remembering where each character came from. ASCII, the bulk of most texts, is
- * handled inline on typed arrays; `normalizeChar` handles other code points one at a time.
+ * Normalises a text like the vocabulary (no accents, lower case, dashes and whitespace runs as
+ * one space) while remembering where each character came from: the work of a snippet that
+ * depends on the text alone, to do once per text. ASCII, the bulk of most texts, is handled
+ * inline on typed arrays; `normalizeChar` handles other code points one at a time.
+ *
+ * @example
+ * const source = prepareSnippetSource(document.text, (char) => vocabulary.normalize(char));
+ * makeSnippet(source, [["cafe"]], { maxChars: 240, normalizeChar });
  */
+export function prepareSnippetSource(text: string, normalizeChar: (char: string) => string): SnippetSource {
+  return { text, ...mapText(text, normalizeChar) };
+}
+
 function mapText(text: string, normalizeChar: (char: string) => string): MappedText {
   let cache = charCaches.get(normalizeChar);
   if (cache === undefined) {
@@ -170,7 +187,7 @@ function bestWindow(found: readonly Occurrence[], termCount: number, width: numb
 export interface SnippetOptions {
   /** The longest snippet, ellipses included. @default 240 */
   readonly maxChars?: number;
-  /** Normalises one non-ASCII character; pass the vocabulary's `normalize`. */
+  /** Normalises one non-ASCII character; pass the vocabulary's `normalize`. Unused for a prepared source. */
   readonly normalizeChar: (char: string) => string;
 }
 
@@ -178,16 +195,18 @@ export interface SnippetOptions {
  * A snippet of `text` centred on the query's matches. `terms` holds, for each query term, its
  * normalised patterns (the term, its translations, its singular). The window covers as many
  * distinct terms, then as many occurrences, as fit; it is widened to whole words and marked with
- * "…" where it cuts the text. With no match, the snippet is the start of the text.
+ * "…" where it cuts the text. With no match, the snippet is the start of the text. `text` may be
+ * a {@link SnippetSource} prepared earlier, which skips normalising it again.
  *
  * @example
  * makeSnippet(longText, [["sour"], ["coffee", "cafe"]], { maxChars: 80, normalizeChar: vocab.normalize });
  * // => "…Under-extraction tastes sour and thin; over-extraction tastes bitter…"
  */
-export function makeSnippet(text: string, terms: readonly (readonly string[])[], options: SnippetOptions): string {
+export function makeSnippet(source: string | SnippetSource, terms: readonly (readonly string[])[], options: SnippetOptions): string {
   const maxChars = Math.max(20, Math.floor(options.maxChars ?? 240));
   const width = maxChars - 2;
-  const mapped = mapText(text, options.normalizeChar);
+  const mapped = typeof source === "string" ? prepareSnippetSource(source, options.normalizeChar) : source;
+  const { text } = mapped;
   const found = findOccurrences(mapped.normalised, terms);
   let from = 0;
   let to = Math.min(text.length, width);

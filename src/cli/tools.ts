@@ -14,7 +14,7 @@ import {
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { Folder, FolderDocument, FolderSnapshot } from "./folder.js";
 import { documentId, ID_PREFIX, parseId } from "./paths.js";
-import { makeSnippet } from "./snippet.js";
+import { makeSnippet, prepareSnippetSource, type SnippetSource } from "./snippet.js";
 import { folderTexts, type FolderTexts } from "./texts.js";
 
 /** The most results one search returns, by default. */
@@ -84,7 +84,7 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
   const { folder, vocabulary } = options;
   const address = { root: folder.root, baseUrl: folder.baseUrl };
-  const normalizeChar = (char: string) => vocabulary.normalize(char);
+  const normalizeChar = charNormalizer(vocabulary);
 
   async function search(query: string): Promise<SearchReply> {
     const { documents, index } = await folder.refresh();
@@ -94,7 +94,7 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     const terms = expanded.map((term) => term.patterns);
     const snippets = results.map(({ id }) => ({
       id,
-      snippet: makeSnippet(documents.get(id.slice(ID_PREFIX.length))?.text ?? "", terms, { maxChars: snippetChars, normalizeChar }),
+      snippet: makeSnippet(snippetSourceOf(documents.get(id.slice(ID_PREFIX.length)), normalizeChar), terms, { maxChars: snippetChars, normalizeChar }),
     }));
     const summary = {
       documents: documents.size,
@@ -205,6 +205,41 @@ export function pagesOf(doc: FolderDocument, maxChars: number): readonly [number
   const pages = paginate(doc.text, maxChars);
   pageCache.set(doc, { maxChars, pages });
   return pages;
+}
+
+/**
+ * One character normaliser per vocabulary, shared by every McpServer over it (HTTP makes one per
+ * request), so the per-character cache of ./snippet.ts and {@link snippetSourceOf} carry over.
+ */
+const normalizers = new WeakMap<Vocabulary, (char: string) => string>();
+
+function charNormalizer(vocabulary: Vocabulary): (char: string) => string {
+  let normalizeChar = normalizers.get(vocabulary);
+  if (normalizeChar === undefined) {
+    normalizeChar = (char) => vocabulary.normalize(char);
+    normalizers.set(vocabulary, normalizeChar);
+  }
+  return normalizeChar;
+}
+
+/** Each document's text normalised for snippets; a re-read document is a new object. */
+const sourceCache = new WeakMap<FolderDocument, { readonly normalizeChar: (char: string) => string; readonly source: SnippetSource }>();
+const EMPTY_SOURCE: SnippetSource = { text: "", normalised: "", origin: undefined };
+
+/**
+ * A document's text normalised for snippets, prepared once and kept while the document is
+ * current (a search no longer normalises every result's full text again).
+ *
+ * @example
+ * snippetSourceOf(doc, normalizeChar) === snippetSourceOf(doc, normalizeChar); // => true
+ */
+export function snippetSourceOf(doc: FolderDocument | undefined, normalizeChar: (char: string) => string): SnippetSource {
+  if (doc === undefined) return EMPTY_SOURCE;
+  const cached = sourceCache.get(doc);
+  if (cached !== undefined && cached.normalizeChar === normalizeChar) return cached.source;
+  const source = prepareSnippetSource(doc.text, normalizeChar);
+  sourceCache.set(doc, { normalizeChar, source });
+  return source;
 }
 
 function renderPage(doc: FolderDocument, [from, to]: [number, number], page: number, pages: number, texts: FolderTexts): FetchReply {
