@@ -99,6 +99,31 @@ describe("paths", () => {
     expect(parseId(input, { root: "/srv/docs", baseUrl: "https://x.org/d/" })).toStrictEqual(expected);
   });
 
+  it.each([
+    ["https://x.org/d/a.md", "https://x.org/d/", { ok: true, relative: "a.md", page: 1 }],
+    ["HTTPS://X.ORG/d/a.md", "https://x.org/d/", { ok: true, relative: "a.md", page: 1 }],
+    ["http://x.org/d/a%20b.md#2", "https://x.org/d/", { ok: true, relative: "a b.md", page: 2 }],
+    ["x.org/d/guides/a.md", "https://x.org/d/", { ok: true, relative: "guides/a.md", page: 1 }],
+    ["www.x.org/d/a.md", "https://x.org/d/", { ok: true, relative: "a.md", page: 1 }],
+    ["https://X.org/d/a.md?utm=1", "https://www.x.org/d/", { ok: true, relative: "a.md", page: 1 }],
+    ["x.org:8443/d/a.md", "https://x.org:8443/d/", { ok: true, relative: "a.md", page: 1 }],
+    ["https://x.org/d/%2e%2e/%2e%2e/etc/passwd", "https://x.org/d/", { ok: false, why: "outside" }],
+    ["https://x.org/d/..%2F..%2Fetc/passwd", "https://x.org/d/", { ok: false, why: "outside" }],
+    ["https://x.org/d/%ZZ.md", "https://x.org/d/", { ok: false, why: "outside" }],
+  ])("parseId(%j) under --base-url %j: scheme and host case, www. and a missing scheme do not matter", (input, baseUrl, expected) => {
+    expect(parseId(input, { root: "/srv/docs", baseUrl })).toStrictEqual(expected);
+  });
+
+  it.each([
+    ["https://y.org/d/a.md", "https://x.org/d/"],
+    ["https://x.org/e/a.md", "https://x.org/d/"],
+    ["https://x.org:9000/d/a.md", "https://x.org/d/"],
+    ["guides/a.md", "https://x.org/d/"],
+  ])("parseId(%j) under --base-url %j is not read as a url of the folder", (input, baseUrl) => {
+    const parsed = parseId(input, { root: "/srv/docs", baseUrl });
+    expect(parsed.ok && parsed.relative === "a.md").toBe(false);
+  });
+
   it.skipIf(sep === "\\")("reads every indexed path back from its id, url and file URI, whatever its characters (property)", () => {
     const address = { root: "/srv/docs", baseUrl: "https://x.org/d/" };
     const piece = fc.constantFrom("a", "\\", "..\\x", "C:", "c:\\", "#1", "#", "%", "%41", " ", "é", ".", "..", "?", "doc:", "file:");

@@ -231,6 +231,14 @@ describe("mcp-search serve: fetch", () => {
     const hit = ((await published.search("coado")).structuredContent?.["results"] as { url: string }[])[0];
     expect(hit?.url).toBe("https://docs.example.com/base/guias/caf%C3%A9%20coado.md");
     expect((await published.fetch(hit?.url ?? "")).structuredContent?.["title"]).toBe("Café coado");
+    for (const cited of [
+      "HTTPS://Docs.Example.COM/base/guias/caf%C3%A9%20coado.md",
+      "http://docs.example.com/base/guias/caf%C3%A9%20coado.md",
+      "docs.example.com/base/guias/caf%C3%A9%20coado.md",
+      "https://www.docs.example.com/base/guias/caf%C3%A9%20coado.md",
+    ]) {
+      expect((await published.fetch(cited)).structuredContent?.["id"]).toBe("doc:guias/café coado.md");
+    }
   });
 
   it.each([

@@ -122,8 +122,9 @@ export function parseId(input: string, address: RootAddress, indexed?: { has(rel
 /** The path inside an id, a url or a file URI; `null` when it names a place outside the root. */
 function pathPart(rest: string, address: RootAddress): string | null {
   if (rest.startsWith(ID_PREFIX)) return rest.slice(ID_PREFIX.length);
-  if (address.baseUrl !== undefined && rest.startsWith(address.baseUrl)) {
-    return decodePath(rest.slice(address.baseUrl.length));
+  if (address.baseUrl !== undefined) {
+    const published = pathUnderBaseUrl(rest, address.baseUrl);
+    if (published !== undefined) return published;
   }
   if (rest.startsWith("file:")) {
     let absolute: string;
@@ -137,12 +138,37 @@ function pathPart(rest: string, address: RootAddress): string | null {
   return rest;
 }
 
-function decodePath(encoded: string): string | null {
+/**
+ * The decoded path of `rest` below the base URL, when `rest` is a url on the base URL's host: the
+ * scheme (http or https, or none written), the host's case and a leading `www.` do not matter;
+ * the port and the path prefix must match. `undefined` when `rest` is not on that host; `null`
+ * when it is, but outside the base path or not decodable.
+ */
+function pathUnderBaseUrl(rest: string, baseUrl: string): string | null | undefined {
+  const base = webUrl(baseUrl);
+  const url = webUrl(rest) ?? webUrl(`https://${rest}`);
+  if (base === undefined || url === undefined || bareHost(url) !== bareHost(base) || url.port !== base.port) return undefined;
+  if (!url.pathname.startsWith(base.pathname)) return null;
   try {
-    return decodeURIComponent(encoded.split(/[?#]/, 1)[0] ?? "");
+    return decodeURIComponent(url.pathname.slice(base.pathname.length));
   } catch {
     return null;
   }
+}
+
+/** `value` parsed as an http or https URL, else `undefined`. */
+function webUrl(value: string): URL | undefined {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:" ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The host without a leading `www.`; the URL parser has already lower-cased it. */
+function bareHost(url: URL): string {
+  return url.hostname.replace(/^www\./, "");
 }
 
 /**
