@@ -32,12 +32,12 @@ describe("parseCommandLine", () => {
   });
 
   it("applies the defaults of serve", () => {
-    expect(parseCommandLine(["serve", "docs", "--http", "8787", "--base-url", "https://x.org/d"])).toStrictEqual({
+    expect(parseCommandLine(["serve", "docs", "--http", "8787", "--base-url", "https://X.org/d"])).toStrictEqual({
       command: "serve",
       options: {
         folder: "docs",
         http: { host: "127.0.0.1", port: 8787 },
-        baseUrl: "https://x.org/d/",
+        baseUrl: "https://x.org/d", // checked and parsed here; openFolder alone adds the trailing "/"
         locale: "pt-BR",
         limit: 10,
         maxChars: 20_000,

@@ -227,7 +227,7 @@ describe("mcp-search serve: fetch", () => {
     const uri = pathToFileURL(join(root, "guias/café coado.md")).href;
     expect((await local.fetch(uri)).structuredContent?.["id"]).toBe("doc:guias/café coado.md");
 
-    const published = await connect({ baseUrl: "https://docs.example.com/base" });
+    const published = await connect({ baseUrl: "https://docs.example.com/base//" });
     const hit = ((await published.search("coado")).structuredContent?.["results"] as { url: string }[])[0];
     expect(hit?.url).toBe("https://docs.example.com/base/guias/caf%C3%A9%20coado.md");
     expect((await published.fetch(hit?.url ?? "")).structuredContent?.["title"]).toBe("Café coado");

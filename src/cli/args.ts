@@ -16,7 +16,7 @@ export interface ServeArguments {
   readonly folder: string;
   /** Where to listen for Streamable HTTP; absent for stdio. @default undefined (stdio) */
   readonly http?: { readonly host: string; readonly port: number } | undefined;
-  /** @default undefined (file:// URIs) */
+  /** An http or https URL as parsed (openFolder ends it with "/"). @default undefined (file:// URIs) */
   readonly baseUrl?: string | undefined;
   /** @default "pt-BR" */
   readonly locale: ContractLocale;
@@ -100,7 +100,7 @@ function parseBaseUrl(value: string | undefined): string | undefined {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new UsageError(`--base-url must be an http or https URL (got ${JSON.stringify(value)}).`);
   }
-  return url.href.replace(/(?<!\/)\/*$/, "/"); // the lookbehind keeps it linear in a run of slashes
+  return url.href; // openFolder ends it with one "/": the one place that normalises the base URL
 }
 
 /**

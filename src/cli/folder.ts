@@ -72,7 +72,7 @@ export interface FolderOptions {
   readonly root: string;
   /** Adds the everyday words of its table to each document's keywords. */
   readonly vocabulary: Vocabulary;
-  /** Public base URL; a document's url is this plus its path. @default undefined (file:// URIs) */
+  /** Public base URL, given one trailing "/"; a document's url is this plus its path. @default undefined (file:// URIs) */
   readonly baseUrl?: string | undefined;
   /** Files larger than this are skipped. @default 1048576 (1 MiB) */
   readonly maxFileBytes?: number | undefined;
@@ -137,7 +137,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     throw new Error(`The folder ${JSON.stringify(options.root)} does not exist.`);
   }
   if (!(await stat(root)).isDirectory()) throw new Error(`${JSON.stringify(options.root)} is not a folder.`);
-  const baseUrl = options.baseUrl === undefined ? undefined : options.baseUrl.replace(/(?<!\/)\/*$/, "/"); // linear in a run of slashes
+  // The one place the base URL gets its single trailing "/"; the lookbehind keeps it linear in a run of slashes.
+  const baseUrl = options.baseUrl === undefined ? undefined : options.baseUrl.replace(/(?<!\/)\/*$/, "/");
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const log = options.log ?? (() => undefined);
   const known = new Map<string, Known>();
