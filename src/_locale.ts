@@ -127,6 +127,8 @@ function describeProblemPt(problem: ReplyProblem): string {
       return `${where} não pode ser convertido em JSON (${problem.detail})`;
     case "invalid":
       return `${where} é inválido (${problem.detail})`;
+    case "undeclared":
+      return `${where} não está declarado no esquema de saída; declare-o com extendOutputSchema`;
   }
 }
 
@@ -151,6 +153,8 @@ function describeProblemEn(problem: ReplyProblem): string {
       return `${where} cannot be converted to JSON (${problem.detail})`;
     case "invalid":
       return `${where} is invalid (${problem.detail})`;
+    case "undeclared":
+      return `${where} is not declared in the output schema; declare it with extendOutputSchema`;
   }
 }
 

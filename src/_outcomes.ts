@@ -41,8 +41,8 @@ export interface OutcomeContext {
   readonly options: DeepResearchToolsOptions;
   readonly texts: LocaleTexts;
   readonly timeoutMs: number;
-  /** The extended output schemas, checked here when `extendOutputSchema` declared extras. */
-  readonly extended: Readonly<Record<DeepResearchToolName, z.ZodObject>> | undefined;
+  /** The output schemas as published in `tools/list` (extended when `extendOutputSchema` is given). */
+  readonly outputs: Readonly<Record<DeepResearchToolName, z.ZodObject>>;
 }
 
 /** The unknown-id result: `notFound`'s message when it gives one, else the locale's. */
@@ -58,8 +58,10 @@ export function notFound(context: OutcomeContext, raw: string): Settled {
 }
 
 /**
- * The envelope of a checked reply, after the last two checks the SDK would otherwise make with
- * its own words: everything converts to JSON, and declared extras meet the extended schema.
+ * The envelope of a checked reply, after the last checks the SDK would otherwise make with its
+ * own words: everything converts to JSON, and `structuredContent` meets the published output
+ * schema — declared extras are valid, and no extra is undeclared (the published schema is
+ * closed, so a validating client would reject it). `_meta` is never checked.
  */
 export function envelop(
   context: OutcomeContext,
@@ -81,15 +83,44 @@ export function envelop(
       return badReply(context, tool, { kind: "json", path: "extras", detail: messageOf(error) });
     }
   }
-  const schema = context.extended?.[tool];
-  if (schema !== undefined) {
-    const parsed = schema.safeParse(result.structuredContent);
-    const issue = parsed.success ? undefined : parsed.error.issues[0];
-    if (issue !== undefined) {
-      return badReply(context, tool, { kind: "invalid", path: formatPath(issue.path), detail: issue.message });
-    }
+  const parsed = context.outputs[tool].safeParse(result.structuredContent);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return badReply(context, tool, { kind: "invalid", path: formatPath(issue?.path ?? []), detail: issue?.message ?? "" });
+  }
+  const dropped = droppedKey(result.structuredContent, parsed.data, []);
+  if (dropped !== null) {
+    const fromExtras = !Object.hasOwn(object, dropped[0] ?? "");
+    return badReply(context, tool, { kind: "undeclared", path: `${fromExtras ? "extras.structured." : ""}${formatPath(dropped)}` });
   }
   return { result, classe: "" };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The path of the first key that parsing dropped from `value` — a key a closed object of the
+ * schema does not declare, which a validating client would refuse — or null when none was.
+ * A key holding `undefined` counts too: an in-memory transport passes it on as it is.
+ */
+function droppedKey(value: unknown, parsed: unknown, path: readonly PropertyKey[]): PropertyKey[] | null {
+  if (Array.isArray(value)) {
+    if (!Array.isArray(parsed)) return null;
+    for (const [index, item] of value.entries()) {
+      const found = droppedKey(item, parsed[index], [...path, index]);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (!isRecord(value) || !isRecord(parsed)) return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (!Object.hasOwn(parsed, key)) return [...path, key];
+    const found = droppedKey(item, parsed[key], [...path, key]);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /** A reply outside the contract: names the tool, the field and its position. */

@@ -23,7 +23,8 @@ export type ReplyProblem =
   | { readonly kind: "empty"; readonly path: string }
   | { readonly kind: "otherId"; readonly path: string; readonly requested: string; readonly returned: string }
   | { readonly kind: "json"; readonly path: string; readonly detail: string }
-  | { readonly kind: "invalid"; readonly path: string; readonly detail: string };
+  | { readonly kind: "invalid"; readonly path: string; readonly detail: string }
+  | { readonly kind: "undeclared"; readonly path: string };
 
 /** A reply reduced to the contract's search object and the call's extras. */
 export interface NormalizedSearch {

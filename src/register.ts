@@ -164,8 +164,9 @@ export interface DeepResearchToolsOptions {
   readonly timeoutMs?: number;
   /**
    * Applied to both output schemas, so declared extras (a provenance block) are published in
-   * `tools/list` and validated. Without it, the output schemas are closed and a validating
-   * client rejects a result whose `structuredContent` carries undeclared extras.
+   * `tools/list` and validated. The published schemas are closed, so an extra in
+   * `extras.structured` that they do not declare is answered with an `isError` naming it
+   * (`extras.structured.provenance`) rather than sent to a client that would reject it.
    * @default undefined (the contract's schemas as they are)
    */
   readonly extendOutputSchema?: (schema: z.ZodObject) => z.ZodObject;
@@ -228,7 +229,7 @@ export function registerDeepResearchTools(
     texts: localeTexts(locale),
     limit,
     timeoutMs: checked.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    extended: options.extendOutputSchema === undefined ? undefined : outputs,
+    outputs,
   };
   const described = { corpus: options.corpus, richTools: options.richTools, limit };
   const annotations = options.annotations === undefined ? {} : { annotations: options.annotations };

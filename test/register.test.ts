@@ -1,7 +1,13 @@
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { contractJsonSchemas, registerDeepResearchTools, type ContractLocale } from "../src/index.js";
+import { z } from "zod";
+import {
+  contractJsonSchemas,
+  registerDeepResearchTools,
+  type ContractLocale,
+  type DeepResearchToolsOptions,
+} from "../src/index.js";
 import {
   DOCS,
   HITS,
@@ -287,15 +293,49 @@ describe("registerDeepResearchTools: extras", () => {
     );
   });
 
-  it("without extendOutputSchema, the SDK client rejects undeclared extras (the output schema is closed)", async () => {
+  // The published output schemas are closed, so the SDK client would throw its own generic
+  // error on an undeclared extra; the library answers first, naming the key.
+  it.each([
+    ["pt-BR", "search", "A ferramenta search devolveu uma resposta fora do contrato: extras.structured.provenance não está declarado no esquema de saída; declare-o com extendOutputSchema."],
+    ["en", "search", "The search tool returned a reply outside the contract: extras.structured.provenance is not declared in the output schema; declare it with extendOutputSchema."],
+    ["en", "fetch", "The fetch tool returned a reply outside the contract: extras.structured.provenance is not declared in the output schema; declare it with extendOutputSchema."],
+  ] as const)("without extendOutputSchema, an undeclared extra is an isError naming it (%s, %s)", async (locale, tool, text) => {
     const { client } = await connect({
+      locale,
       search: () => ({ results: [], extras: { structured: { provenance: PROVENANCE } } }),
+      fetch: (id) => ({ document: { ...DOCS[0]!, id }, extras: { structured: { provenance: PROVENANCE } } }),
     });
-    // The client validates against the output schemas it cached from tools/list.
+    await client.listTools(); // the client validates against the output schemas it cached here
+    const args = tool === "search" ? { query: "x" } : { id: "doc:0" };
+    expect(await client.callTool({ name: tool, arguments: args })).toStrictEqual({ content: [{ type: "text", text }], isError: true });
+  });
+
+  it("names an undeclared key nested inside a declared extra", async () => {
+    const { client } = await connect({
+      locale: "en",
+      extendOutputSchema: (schema) => schema.extend({ summary: z.object({ total: z.number() }).optional() }),
+      search: () => ({ results: [], extras: { structured: { summary: { total: 1, extra: [2] } } } }),
+    });
     await client.listTools();
-    await expect(client.callTool({ name: "search", arguments: { query: "x" } })).rejects.toThrow(
-      /does not match the tool's output schema: .*additional properties/,
+    const result = await client.callTool({ name: "search", arguments: { query: "x" } });
+    expect(textOf(result)).toBe(
+      "The search tool returned a reply outside the contract: extras.structured.summary.extra is not declared in the output schema; declare it with extendOutputSchema.",
     );
+  });
+
+  it("lets through what a validating client accepts: any _meta, open extras, declared extras", async () => {
+    const cases: Partial<DeepResearchToolsOptions>[] = [
+      { search: () => ({ results: HITS.slice(0, 1), extras: { meta: { anything: [1, { x: 2 }] } } }) },
+      { extendOutputSchema: (schema) => schema.loose(), search: () => ({ results: HITS.slice(0, 1), extras: { structured: { free: { x: 1 } } } }) },
+      { extendOutputSchema: withProvenance, search: () => ({ results: HITS.slice(0, 1), extras: { structured: { provenance: undefined } } }) },
+    ];
+    for (const options of cases) {
+      const { client } = await connect(options);
+      await client.listTools();
+      const result = await client.callTool({ name: "search", arguments: { query: "x" } });
+      expect(result.isError).toBeUndefined();
+      expect(JSON.parse(textOf(result))).toStrictEqual({ results: HITS.slice(0, 1) });
+    }
   });
 });
 
