@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createIndex, type IndexEntry } from "../src/index.js";
-import { entryPage, entryPageByUrl } from "../src/_resolve.js";
 
 // A site as the seed's server has it: namespaced ids, urls written loosely (www., a trailing
 // slash, a fragment), two pages that differ only by query, a second host sharing one path, two
@@ -179,24 +178,5 @@ describe("SearchIndex.resolve over generated catalogues", () => {
       }),
       { numRuns: 300 },
     );
-  });
-});
-
-describe("entryPage", () => {
-  // The resolver reads plain catalogue urls by hand, for speed; it must agree with `new URL`.
-  const piece = fc.constantFrom("/", "a", "docs", ".", "..", "%2e", "%2E", "%20", "x y", "~", "'", "@", ":", "é", "\\", "|", "//", "_", "-");
-  const url = fc
-    .record({
-      scheme: fc.constantFrom("https://", "http://", "HTTPS://", "ftp://", "", "//"),
-      host: fc.constantFrom("example.com", "www.example.com", "Example.com", "www", "123", "0x7f.1", "1.2.3.4", "a-b.c", "xn--bcher-kva.example", "ex_ample.com", "example.com:443", "example.com."),
-      path: fc.array(piece, { maxLength: 5 }).map((parts) => parts.join("")),
-      tail: fc.constantFrom("", "#top", "?q=1", "?", "#", " "),
-    })
-    .map(({ scheme, host, path, tail }) => `${scheme}${host}${path.startsWith("/") || path === "" ? path : `/${path}`}${tail}`);
-
-  it("reads every url exactly as new URL does", () => {
-    fc.assert(fc.property(url, (text) => {
-      expect(entryPage(text)).toStrictEqual(entryPageByUrl(text));
-    }), { numRuns: 2000 });
   });
 });
