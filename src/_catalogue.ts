@@ -7,23 +7,11 @@ import { XMLParser } from "fast-xml-parser";
 import { localeTexts } from "./_locale.js";
 import type { CatalogueEntry, CatalogueOptions, CatalogueProblem, CatalogueProblemKind } from "./catalogue.js";
 import { McpSearchError } from "./errors.js";
+import { pageKey, trimSlash } from "./_page.js";
 
 /** `page:/docs/a` for https://example.com/docs/a/ — the seed's namespaced page id. */
 export function pageId(url: URL): string {
   return `page:${trimSlash(url.pathname)}${url.search}`;
-}
-
-export function trimSlash(path: string): string {
-  const trimmed = path.replace(/(?<!\/)\/+$/, ""); // the lookbehind keeps it linear in a run of slashes
-  return trimmed === "" ? "/" : trimmed;
-}
-
-/**
- * The key under which two URLs name the same page: scheme, `www.`, a trailing slash and the
- * fragment do not count; the query does.
- */
-export function pageKey(url: URL): string {
-  return `${url.host.replace(/^www\./, "")}${trimSlash(url.pathname)}${url.search}`;
 }
 
 /** Reads options once; a bad `baseUrl` is misuse and throws. */

@@ -5,6 +5,7 @@
  * or null. Every lookup map is built once; a call does a fixed number of map reads and at most
  * two URL parses. Private: the public face is `SearchIndex.resolve` in src/rank.ts.
  */
+import { siteOf, sortedQuery, trimSlash } from "./_page.js";
 
 /** A map value for a key that two or more entries share: the resolver never picks one. */
 const AMBIGUOUS = -1;
@@ -23,21 +24,9 @@ interface Page {
   readonly query: string;
 }
 
-/** The path without its trailing slashes ("/" for the root); a loop, linear in a run of slashes. */
-function trimSlash(path: string): string {
-  let end = path.length;
-  while (end > 0 && path.charCodeAt(end - 1) === 47 /* "/" */) end -= 1;
-  return end === 0 ? "/" : path.slice(0, end);
-}
-
+/** A URL as a page (see src/_page.ts for when two URLs are the same page). */
 function pageOf(url: URL, withHost: boolean): Page {
-  let query = "";
-  if (url.search !== "") {
-    const params = new URLSearchParams(url.search);
-    params.sort();
-    query = params.toString();
-  }
-  return { host: withHost ? url.host.replace(/^www\./, "") : null, path: trimSlash(url.pathname), query };
+  return { host: withHost ? siteOf(url) : null, path: trimSlash(url.pathname), query: sortedQuery(url) };
 }
 
 /** An absolute URL, with or without its scheme: "https://example.com/a", "example.com/a", "//example.com/a". */

@@ -10,7 +10,6 @@ import {
   Collector,
   elementsOf,
   lineFinder,
-  pageKey,
   parseXml,
   readLink,
   recoverElements,
@@ -19,6 +18,7 @@ import {
   type Elements,
 } from "./_catalogue.js";
 import type { SurfaceLocale } from "./_locale.js";
+import { pageKey } from "./_page.js";
 import type { IndexEntry } from "./rank.js";
 
 /**
