@@ -10,6 +10,7 @@
  */
 import type { FetchDocument, SearchResult } from "./contract.js";
 import type { EnvelopeExtras } from "./envelope.js";
+import { describeReceived } from "./_received.js";
 
 /** What the contract expected where a reply broke it. */
 export type ExpectedKind = "string" | "list" | "object" | "searchReply" | "fetchReply";
@@ -42,13 +43,6 @@ export interface NormalizedFetch {
 export type Checked<T> = { readonly value: T } | { readonly problem: ReplyProblem };
 
 type Fields = Record<string, unknown>;
-
-/** What arrived, in one word: `null`, `array`, or its `typeof`. */
-export function describeReceived(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
 
 function isFields(value: unknown): value is Fields {
   return typeof value === "object" && value !== null && !Array.isArray(value);

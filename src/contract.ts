@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { localeTexts, type LocaleTexts, type SurfaceLocale } from "./_locale.js";
+import { describeReceived } from "./_received.js";
 
 /**
  * The names ChatGPT Deep Research looks for, with no prefix. Use it as the allowlist in tests
@@ -53,13 +54,6 @@ export const MAX_QUERY_LENGTH = 2_048;
  * fetchInputSchema.safeParse({ id: "x".repeat(MAX_ID_LENGTH + 1) }).success; // => false
  */
 export const MAX_ID_LENGTH = 2_048;
-
-/** Describes what arrived where a string belonged, for the validation messages. */
-function describeReceived(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
 
 function buildSchemas(texts: LocaleTexts) {
   const { schema: d, validation: v } = texts;

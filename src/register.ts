@@ -20,7 +20,8 @@ import { McpSearchError } from "./errors.js";
 import { localeTexts } from "./_locale.js";
 import { describeParams, messageOf } from "./_telemetry.js";
 import { describeFetch, describeSearch } from "./_tool-descriptions.js";
-import { checkFetchReply, checkSearchReply, describeReceived } from "./_replies.js";
+import { checkFetchReply, checkSearchReply } from "./_replies.js";
+import { describeReceived } from "./_received.js";
 import { validateOptions } from "./_tool-options.js";
 import { TIMED_OUT, withDeadline } from "./_deadline.js";
 import {
