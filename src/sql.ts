@@ -4,6 +4,7 @@
  */
 import { localeTexts } from "./_locale.js";
 import { McpSearchError } from "./errors.js";
+import { stripGlobMetacharacters } from "./_glob.js";
 import type { ExpandedTerm, VocabularyLocale } from "./vocabulary.js";
 
 /**
@@ -31,7 +32,6 @@ export interface GlobClauseOptions {
 /** SQL that is never true: what an empty expansion, or a term with no usable pattern, gives. */
 const NEVER = "0";
 const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const GLOB_METACHARACTERS = /[*?[\]]/g;
 
 /**
  * Builds the SQL form of `matchesQuery`: each pattern `p` becomes
@@ -67,7 +67,7 @@ export function buildGlobClause(
     const pairs: string[] = [];
     const seen = new Set<string>();
     for (const pattern of term.patterns) {
-      const safe = pattern.replace(GLOB_METACHARACTERS, "");
+      const safe = stripGlobMetacharacters(pattern);
       if (safe === "" || seen.has(safe)) continue;
       seen.add(safe);
       pairs.push(`(${column} GLOB ? OR ${column} GLOB ?)`);

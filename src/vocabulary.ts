@@ -5,6 +5,7 @@
 import { localeTexts, type VocabularyTexts } from "./_locale.js";
 import { normalizeText } from "./_normalize.js";
 import { McpSearchError } from "./errors.js";
+import { stripGlobMetacharacters } from "./_glob.js";
 
 /**
  * The vocabulary's language: it picks the stopwords, the singular rules and the note's sentence.
@@ -96,8 +97,6 @@ const STOPWORDS: Readonly<Record<VocabularyLocale, readonly string[]>> = {
 };
 
 const DASHES = /[-\u2010-\u2014]/g;
-/** GLOB's metacharacters: dropped from query words, so the SQL form and matchesQuery agree. */
-const GLOB_METACHARACTERS = /[*?[\]]/g;
 const EDGE_PUNCTUATION = /^[\p{P}\p{S}]$/u;
 
 function normalizeVocabularyText(text: string): string {
@@ -152,7 +151,7 @@ interface QueryWord {
 function splitQueryWords(query: string): QueryWord[] {
   const words: QueryWord[] = [];
   query.split(/\s+/).forEach((token, group) => {
-    const parts = normalizeVocabularyText(token.replace(GLOB_METACHARACTERS, "")).split(" ");
+    const parts = normalizeVocabularyText(stripGlobMetacharacters(token)).split(" ");
     for (const part of parts) {
       const text = normalizeVocabularyText(trimEdges(part));
       if (text !== "") words.push({ text, group });
