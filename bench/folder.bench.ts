@@ -2,7 +2,8 @@
  * `mcp-search serve` on a generated folder of 10k Markdown files with a realistic size mix:
  * the time to index it from cold, the heap it holds, and the p50/p99 of a search, both on the
  * index alone and as a full tool call through a real client (which includes the re-index check:
- * on an unchanged, watched folder, two turns of the event loop and no walk).
+ * on an unchanged, watched folder, two turns of the event loop and no walk), and the refresh
+ * after one file is edited (the index is rebuilt whole: createIndex has no incremental update).
  *
  * Run: npx vitest bench --run bench/folder.bench.ts
  */
@@ -12,8 +13,8 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, bench, describe } from "vitest";
-import { createVocabulary } from "../src/index.js";
-import { openFolder, type Folder } from "../src/cli/folder.js";
+import { createIndex, createVocabulary, type IndexEntry } from "../src/index.js";
+import { openFolder, searchableText, type Folder } from "../src/cli/folder.js";
 import { createFolderServer } from "../src/cli/serve.js";
 
 const FILES = 10_000;
@@ -54,6 +55,22 @@ function markdown(next: () => number, index: number): string {
     length += sentence.length + 2;
   }
   return lines.join("\n");
+}
+
+/**
+ * Index entries as the folder builds them (see searchableText) for prose-like text: the same size
+ * mix, with words drawn from a 30,000-word vocabulary by a Zipf law, so each document keeps many
+ * distinct words (the generated notes share about 60).
+ */
+function proseEntries(count: number, next: () => number): IndexEntry[] {
+  const vocabularySize = 30_000;
+  const word = () => `w${Math.min(vocabularySize - 1, Math.floor(vocabularySize ** next()) - 1).toString(36)}x`;
+  return Array.from({ length: count }, (_, index) => {
+    const size = sizeOf(next);
+    const words: string[] = [];
+    for (let length = 0; length < size; length += 6) words.push(word());
+    return { id: `doc:prose-${index}.md`, title: `Prose ${index}`, url: `file:///prose-${index}.md`, keywords: [], text: searchableText(words.join(" ")) };
+  });
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -107,8 +124,23 @@ beforeAll(async () => {
       toolCall.push(performance.now() - at);
     }
   }
+  // One file edited, then the next call's refresh: it re-reads that file and rebuilds the index.
+  const refreshes: number[] = [];
+  for (let round = 0; round < 7; round += 1) {
+    const before = folder.current;
+    await writeFile(join(root, "area-0", "topic-0", "note-0.md"), markdown(random(round + 1), 0));
+    const at = performance.now();
+    await folder.refresh();
+    refreshes.push(performance.now() - at);
+    if (folder.current === before) throw new Error("the edit was not picked up: the measure would be of an unchanged folder");
+  }
   indexOnly.sort((a, b) => a - b);
   toolCall.sort((a, b) => a - b);
+  refreshes.sort((a, b) => a - b);
+  const prose = proseEntries(FILES, random(7));
+  const rebuildStarted = performance.now();
+  createIndex(prose);
+  const proseRebuildMs = performance.now() - rebuildStarted;
   const format = (n: number) => n.toFixed(2);
   console.log(
     [
@@ -116,6 +148,8 @@ beforeAll(async () => {
       `  index from cold: ${Math.round(indexMs)} ms, heap +${heapMb.toFixed(0)} MiB`,
       `  index.search    p50 ${format(percentile(indexOnly, 0.5))} ms, p99 ${format(percentile(indexOnly, 0.99))} ms`,
       `  tools/call search (change check + search + snippets) p50 ${format(percentile(toolCall, 0.5))} ms, p99 ${format(percentile(toolCall, 0.99))} ms`,
+      `  refresh after editing one file (re-read it, rebuild the index) p50 ${Math.round(percentile(refreshes, 0.5))} ms, max ${Math.round(refreshes.at(-1) ?? Number.NaN)} ms (of ${refreshes.length})`,
+      `  the same index rebuild on 10k prose-like documents (Zipf over 30k words), in memory: ${Math.round(proseRebuildMs)} ms`,
     ].join("\n"),
   );
 }, 600_000);

@@ -2,13 +2,13 @@ import fc from "fast-check";
 import { join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createVocabulary } from "../src/index.js";
+import { createIndex, createVocabulary } from "../src/index.js";
 import { parseCommandLine, parseListen } from "../src/cli/args.js";
 import { decodeUtf8, extractDocument, firstHeading } from "../src/cli/documents.js";
 import { decodeEntities, htmlToMarkdown } from "../src/cli/html.js";
 import { cleanRelative, parseId } from "../src/cli/paths.js";
 import { makeSnippet } from "../src/cli/snippet.js";
-import type { FolderDocument } from "../src/cli/folder.js";
+import { searchableText, type FolderDocument } from "../src/cli/folder.js";
 import { pagesOf, paginate, snippetSourceOf } from "../src/cli/tools.js";
 
 const vocabulary = createVocabulary({ sourceName: "a pasta", entries: [{ asked: "café", source: ["coffee"] }] });
@@ -245,6 +245,30 @@ function paginateByRule(text: string, maxChars: number): [number, number][] {
   } while (start < text.length);
   return pages;
 }
+
+describe("searchableText", () => {
+  it("indexes to exactly what the full text indexes to, for any query (property)", () => {
+    const word = fc.constantFrom("Café", "cafe", "coffee", "de", "the", "a", "Produção", "producao", "x", "42", "brew-ratio", "ÁGUA", "água", "r2d2", "—", ".", "\n", "grind", "grinder");
+    const text = fc.array(word, { maxLength: 40 }).map((words) => words.join(" "));
+    const query = fc.array(fc.constantFrom("cafe", "caf", "coffee", "producao", "prod", "agua", "grind", "gri", "42", "brew ratio", "r2", "de"), { minLength: 1, maxLength: 3 }).map((words) => words.join(" "));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, text), { minLength: 1, maxLength: 6 }), fc.array(query, { minLength: 1, maxLength: 5 }), (documents, queries) => {
+        const entries = documents.map(([title, body], i) => ({ id: `doc:${i}.md`, title: title || `${i}.md`, url: `file:///${i}.md`, keywords: ["renda"], text: body }));
+        const full = createIndex(entries);
+        const compact = createIndex(entries.map((entry) => ({ ...entry, text: searchableText(entry.text) })));
+        for (const q of queries) expect(compact.search(q, { limit: 100 })).toStrictEqual(full.search(q, { limit: 100 }));
+      }),
+    );
+  });
+
+  it.each([
+    ["Produção de soja e de milho no Paraná; soja outra vez.", "producao soja milho parana outra vez"],
+    ["", ""],
+    ["a de the", ""],
+  ])("searchableText(%j) is %j", (text, expected) => {
+    expect(searchableText(text)).toBe(expected);
+  });
+});
 
 describe("snippetSourceOf", () => {
   it("normalises a document once, and again only for a re-read document or another normaliser", () => {

@@ -10,7 +10,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { realpath, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createIndex, type IndexEntry, type SearchIndex, type Vocabulary } from "../index.js";
+import { createIndex, tokenize, type IndexEntry, type SearchIndex, type Vocabulary } from "../index.js";
 import { decodeUtf8, extractDocument, SUPPORTED_EXTENSIONS } from "./documents.js";
 import { documentId, resolveInside } from "./paths.js";
 import { createTreeWatch, settleEvents, type TreeWatchOptions } from "./watch.js";
@@ -107,7 +107,10 @@ export interface Folder {
   close(): void;
 }
 
-/** What was known of a file at the last refresh; `document` is absent when it was skipped. */
+/**
+ * What was known of a file at the last refresh; `document` is absent when it was skipped. `entry`
+ * is what every rebuild indexes: its keywords and {@link searchableText}, worked out once per read.
+ */
 interface Known {
   readonly modified: number;
   readonly size: number;
@@ -172,7 +175,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     const id = documentId(file.relative);
     const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), text, format, bytes: size, modified };
     const keywords = options.vocabulary.askedWordsFor(`${title}\n${text}`);
-    return { modified, size, document, entry: { id, title, url: document.url, keywords, text } };
+    return { modified, size, document, entry: { id, title, url: document.url, keywords, text: searchableText(text) } };
   }
 
   /** True when a symbolic link now resolves to another file, or changed size or time. */
@@ -270,6 +273,20 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   };
   await folder.refresh();
   return folder;
+}
+
+/**
+ * A document's text as the index sees it: each of its tokens once, in first-seen order.
+ * `createIndex` records whether a token occurs in a field, not how often, so it builds the same
+ * index from this as from the full text (a property test holds it to that); kept per file, it
+ * makes the rebuild after an edit tokenise each document's distinct words instead of its whole
+ * text again.
+ *
+ * @example
+ * searchableText("Produção de soja e de milho; soja outra vez."); // => "producao soja milho outra vez"
+ */
+export function searchableText(text: string): string {
+  return tokenize(text).join(" ");
 }
 
 /**
