@@ -7,6 +7,7 @@ import type { SearchResult } from "./contract.js";
 import { McpSearchError } from "./errors.js";
 import { createIntentBoost, type IndexIntentOptions } from "./intent.js";
 import { normalizeText } from "./_normalize.js";
+import { lowerBound, prefixRange, PostingsBuilder, type Postings } from "./_postings.js";
 import { createResolver } from "./_resolve.js";
 
 export { normalizeText };
@@ -141,77 +142,6 @@ const TOKEN_SCORE = new Uint8Array(256).map((_, masks) => {
 });
 const PHRASE_BONUS = 10;
 
-/** Terms sorted by code unit, and for each its postings (entry, field mask) in CSR form. */
-interface Postings {
-  readonly terms: readonly string[];
-  readonly start: Int32Array;
-  readonly entry: Int32Array;
-  readonly mask: Uint8Array;
-}
-
-/** Collects (term, entry, field) triples in entry order, one posting per (term, entry). */
-class PostingsBuilder {
-  private readonly ids = new Map<string, number>();
-  private readonly lastEntry: number[] = [];
-  private readonly lastSlot: number[] = [];
-  private readonly termOf: number[] = [];
-  private readonly entryOf: number[] = [];
-  private readonly maskOf: number[] = [];
-
-  add(term: string, entry: number, bit: number): void {
-    let id = this.ids.get(term);
-    if (id === undefined) {
-      id = this.ids.size;
-      this.ids.set(term, id);
-    }
-    if (this.lastEntry[id] === entry) {
-      const slot = this.lastSlot[id] as number;
-      this.maskOf[slot] = (this.maskOf[slot] as number) | bit;
-      return;
-    }
-    this.lastEntry[id] = entry;
-    this.lastSlot[id] = this.termOf.length;
-    this.termOf.push(id);
-    this.entryOf.push(entry);
-    this.maskOf.push(bit);
-  }
-
-  finish(): Postings {
-    const byId = [...this.ids.keys()];
-    const order = byId.map((_, id) => id).sort((a, b) => ((byId[a] as string) < (byId[b] as string) ? -1 : 1));
-    const rank = new Int32Array(order.length);
-    order.forEach((id, position) => (rank[id] = position));
-    const start = new Int32Array(order.length + 1);
-    for (const id of this.termOf) start[(rank[id] as number) + 1]! += 1;
-    for (let t = 0; t < order.length; t++) start[t + 1]! += start[t] as number;
-    const fill = start.slice(0, order.length);
-    const entry = new Int32Array(this.termOf.length);
-    const mask = new Uint8Array(this.termOf.length);
-    this.termOf.forEach((id, p) => {
-      const slot = fill[rank[id] as number]!++;
-      entry[slot] = this.entryOf[p] as number;
-      mask[slot] = this.maskOf[p] as number;
-    });
-    return { terms: order.map((id) => byId[id] as string), start, entry, mask };
-  }
-}
-
-/** The first index whose string is `>= key`. */
-function lowerBound(sorted: readonly string[], key: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((sorted[middle] as string) < key) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/** `[from, to)`: the strings of `sorted` that start with `prefix`. */
-function prefixRange(sorted: readonly string[], prefix: string): [number, number] {
-  return [lowerBound(sorted, prefix), lowerBound(sorted, prefix + "\uffff")];
-}
 
 /**
  * Finds the titles that may hold the whole query even where no query token matches a title token
