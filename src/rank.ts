@@ -115,10 +115,15 @@ const NON_ALPHANUMERIC = /[^a-z0-9]+/;
  */
 export function tokenize(text: string): string[] {
   const tokens = new Set<string>();
-  for (const run of normalizeText(text).split(NON_ALPHANUMERIC)) {
-    if (run.length >= 2 && !STOPWORDS.has(run)) tokens.add(run);
-  }
+  forEachToken(text, (token) => tokens.add(token));
   return [...tokens];
+}
+
+/** Calls `visit` for every token of `text`, repeats included: the build needs no de-duplication. */
+function forEachToken(text: string, visit: (token: string) => void): void {
+  for (const run of normalizeText(text).split(NON_ALPHANUMERIC)) {
+    if (run.length >= 2 && !STOPWORDS.has(run)) visit(run);
+  }
 }
 
 // Fields as bits of a posting's mask, and their weights.
@@ -216,10 +221,11 @@ function buildIndexData(entries: readonly IndexEntry[]): IndexData {
     urls.push(entry.url);
     // The id field also counts when the whole normalised id equals the token; such an id
     // tokenises to exactly that token, so its exact posting already says so.
-    for (const token of tokenize(entry.id)) builder.add(token, i, ID);
-    for (const token of tokenize(entry.title)) builder.add(token, i, TITLE);
-    for (const keyword of entry.keywords ?? []) for (const token of tokenize(keyword)) builder.add(token, i, KEYWORDS);
-    for (const token of tokenize(entry.text ?? "")) builder.add(token, i, TEXT);
+    // The builder keeps one posting per (token, entry), so repeated tokens only OR their field in.
+    forEachToken(entry.id, (token) => builder.add(token, i, ID));
+    forEachToken(entry.title, (token) => builder.add(token, i, TITLE));
+    for (const keyword of entry.keywords ?? []) forEachToken(keyword, (token) => builder.add(token, i, KEYWORDS));
+    forEachToken(entry.text ?? "", (token) => builder.add(token, i, TEXT));
   });
   const normalizedTitles = titles.map(normalizeText);
   const size = ids.length;
