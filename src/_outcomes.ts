@@ -61,7 +61,9 @@ export function notFound(context: OutcomeContext, raw: string): Settled {
  * The envelope of a checked reply, after the last checks the SDK would otherwise make with its
  * own words: everything converts to JSON, and `structuredContent` meets the published output
  * schema — declared extras are valid, and no extra is undeclared (the published schema is
- * closed, so a validating client would reject it). `_meta` is never checked.
+ * closed, so a validating client would reject it). `_meta` is never checked. A reply with
+ * neither an extended schema nor structured extras skips the schema pass: its contract object
+ * was already checked field by field.
  */
 export function envelop(
   context: OutcomeContext,
@@ -83,6 +85,11 @@ export function envelop(
       return badReply(context, tool, { kind: "json", path: "extras", detail: messageOf(error) });
     }
   }
+  // The contract object was checked field by field before it got here; the schema has more to
+  // say only when the server extended it or attached structured extras.
+  const structured = extras?.structured;
+  const plain = context.options.extendOutputSchema === undefined && (structured === undefined || Object.keys(structured).length === 0);
+  if (plain) return { result, classe: "" };
   const parsed = context.outputs[tool].safeParse(result.structuredContent);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
