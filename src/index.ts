@@ -15,7 +15,7 @@ export {
   searchInputSchema,
   searchOutputSchema,
   searchResultSchema,
-} from "./contract.js";
+} from "./contract/schemas.js";
 export type {
   ContractJsonSchemas,
   ContractLocale,
@@ -27,26 +27,26 @@ export type {
   SearchInput,
   SearchOutput,
   SearchResult,
-} from "./contract.js";
+} from "./contract/schemas.js";
 
 // Ranking
-export { DEFAULT_LIMIT, createIndex, normalizeText, rankEntries, tokenize } from "./rank.js";
-export type { IndexEntry, IndexOptions, SearchIndex, SearchOptions } from "./rank.js";
-export { INTENT_WORDS, detectIntent } from "./intent.js";
-export type { IndexIntentOptions, IntentLocale, IntentWords, QueryIntent } from "./intent.js";
+export { DEFAULT_LIMIT, createIndex, normalizeText, rankEntries, tokenize } from "./ranking/create-index.js";
+export type { IndexEntry, IndexOptions, SearchIndex, SearchOptions } from "./ranking/create-index.js";
+export { INTENT_WORDS, detectIntent } from "./site/intent.js";
+export type { IndexIntentOptions, IntentLocale, IntentWords, QueryIntent } from "./site/intent.js";
 
 // Vocabulary
-export { createVocabulary } from "./vocabulary.js";
-export type { ExpandedTerm, Vocabulary, VocabularyEntry, VocabularyLocale, VocabularyOptions } from "./vocabulary.js";
-export { buildGlobClause } from "./sql.js";
-export type { GlobClause, GlobClauseOptions } from "./sql.js";
+export { createVocabulary } from "./vocabulary/vocabulary.js";
+export type { ExpandedTerm, Vocabulary, VocabularyEntry, VocabularyLocale, VocabularyOptions } from "./vocabulary/vocabulary.js";
+export { buildGlobClause } from "./vocabulary/sql.js";
+export type { GlobClause, GlobClauseOptions } from "./vocabulary/sql.js";
 
 // Envelope
 export { deepResearchError, deepResearchResult } from "./envelope.js";
 export type { DeepResearchErrorResult, DeepResearchResult, EnvelopeExtras, TextBlock } from "./envelope.js";
 
 // Factory
-export { CLASSE_DO_ERRO, DEFAULT_TIMEOUT_MS, registerDeepResearchTools } from "./register.js";
+export { CLASSE_DO_ERRO, DEFAULT_TIMEOUT_MS, registerDeepResearchTools } from "./factory/register.js";
 export type {
   DeepResearchTools,
   DeepResearchToolsOptions,
@@ -55,10 +55,10 @@ export type {
   UsageKind,
   UsageRecorder,
   UsageShape,
-} from "./register.js";
+} from "./factory/register.js";
 
 // Catalogue
-export { mergeCatalogues, parseLlmsTxt, parseSitemap, titleFromUrl } from "./catalogue.js";
+export { mergeCatalogues, parseLlmsTxt, parseSitemap, titleFromUrl } from "./site/catalogue.js";
 export type {
   CatalogueEntry,
   CatalogueOptions,
@@ -66,11 +66,11 @@ export type {
   CatalogueProblemKind,
   CatalogueResult,
   SitemapResult,
-} from "./catalogue.js";
+} from "./site/catalogue.js";
 
 // Dates
-export { findDates, keepHeldDates } from "./dates.js";
-export type { FindDatesOptions, QueryDates } from "./dates.js";
+export { findDates, keepHeldDates } from "./site/dates.js";
+export type { FindDatesOptions, QueryDates } from "./site/dates.js";
 
 // Errors
 export { McpSearchError } from "./errors.js";

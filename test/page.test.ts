@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createIndex } from "../src/index.js";
-import { pageKey, sortedQuery, trimSlash } from "../src/_page.js";
+import { pageKey, sortedQuery, trimSlash } from "../src/ranking/page.js";
 
 describe("trimSlash", () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { contractSchemas } from "../src/index.js";
-import { describeReceived } from "../src/_received.js";
+import { describeReceived } from "../src/contract/received.js";
 
 describe("describeReceived", () => {
   const rows: readonly [unknown, string][] = [

@@ -8,9 +8,9 @@
  * the contract becomes a problem that names the field and the result's position
  * (`results[3].url`), never the SDK's generic text nor a raw `TypeError`.
  */
-import type { FetchDocument, SearchResult } from "./contract.js";
-import type { EnvelopeExtras } from "./envelope.js";
-import { describeReceived } from "./_received.js";
+import type { FetchDocument, SearchResult } from "../contract/schemas.js";
+import type { EnvelopeExtras } from "../envelope.js";
+import { describeReceived } from "../contract/received.js";
 
 /** What the contract expected where a reply broke it. */
 export type ExpectedKind = "string" | "list" | "object" | "searchReply" | "fetchReply";

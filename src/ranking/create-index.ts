@@ -3,12 +3,12 @@
  * built once over a sorted term dictionary, so a prefix is a range and a query touches only the
  * entries that share a token or a prefix with it.
  */
-import type { SearchResult } from "./contract.js";
-import { McpSearchError } from "./errors.js";
-import { createIntentBoost, type IndexIntentOptions } from "./intent.js";
-import { normalizeText } from "./_normalize.js";
-import { lowerBound, prefixRange, PostingsBuilder, type Postings } from "./_postings.js";
-import { createResolver } from "./_resolve.js";
+import type { SearchResult } from "../contract/schemas.js";
+import { McpSearchError } from "../errors.js";
+import { createIntentBoost, type IndexIntentOptions } from "../site/intent.js";
+import { normalizeText } from "./normalize.js";
+import { lowerBound, prefixRange, PostingsBuilder, type Postings } from "./postings.js";
+import { createResolver } from "./resolve.js";
 
 export { normalizeText };
 

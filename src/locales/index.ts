@@ -4,7 +4,7 @@
  * Private: never re-exported from the package entry.
  */
 
-import type { ReplyProblem } from "./_replies.js";
+import type { ReplyProblem } from "../factory/replies.js";
 
 /** The two surface languages. */
 export type SurfaceLocale = "pt-BR" | "en";

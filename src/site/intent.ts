@@ -12,10 +12,10 @@
  * - when both intents fire, the `now` group goes before the `latest` group.
  * Without the option, or with no intent word in the query, the ranking is the default one.
  */
-import type { SearchResult } from "./contract.js";
-import { McpSearchError } from "./errors.js";
-import { normalizeText } from "./_normalize.js";
-import type { IndexEntry, SearchOptions } from "./rank.js";
+import type { SearchResult } from "../contract/schemas.js";
+import { McpSearchError } from "../errors.js";
+import { normalizeText } from "../ranking/normalize.js";
+import type { IndexEntry, SearchOptions } from "../ranking/create-index.js";
 
 /**
  * The two lists of one locale: words (or phrases) of the present tense, and of the most recent

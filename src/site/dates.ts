@@ -10,8 +10,8 @@
  */
 import * as chrono from "chrono-node";
 import type { ParsedResult, Parser, ParsingContext, ParsingResult, Refiner } from "chrono-node";
-import { McpSearchError } from "./errors.js";
-import type { SurfaceLocale } from "./_locale.js";
+import { McpSearchError } from "../errors.js";
+import type { SurfaceLocale } from "../locales/index.js";
 
 /**
  * Options of {@link findDates}.

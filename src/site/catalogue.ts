@@ -16,10 +16,10 @@ import {
   settings,
   textOf,
   type Elements,
-} from "./_catalogue.js";
-import type { SurfaceLocale } from "./_locale.js";
-import { pageKey } from "./_page.js";
-import type { IndexEntry } from "./rank.js";
+} from "./catalogue-xml.js";
+import type { SurfaceLocale } from "../locales/index.js";
+import { pageKey } from "../ranking/page.js";
+import type { IndexEntry } from "../ranking/create-index.js";
 
 /**
  * An index entry read from a catalogue; `lastmod` is the sitemap's `<lastmod>`, when it gave one.

@@ -5,7 +5,7 @@
  * or null. Every lookup map is built once; a call does a fixed number of map reads and at most
  * two URL parses. Private: the public face is `SearchIndex.resolve` in src/rank.ts.
  */
-import { siteOf, sortedQuery, trimSlash } from "./_page.js";
+import { siteOf, sortedQuery, trimSlash } from "./page.js";
 
 /** A map value for a key that two or more entries share: the resolver never picks one. */
 const AMBIGUOUS = -1;

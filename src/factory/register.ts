@@ -14,16 +14,16 @@ import {
   type DeepResearchToolName,
   type FetchDocument,
   type SearchResult,
-} from "./contract.js";
-import type { EnvelopeExtras } from "./envelope.js";
-import { McpSearchError } from "./errors.js";
-import { localeTexts } from "./_locale.js";
-import { describeParams, messageOf } from "./_telemetry.js";
-import { describeFetch, describeSearch } from "./_tool-descriptions.js";
-import { checkFetchReply, checkSearchReply } from "./_replies.js";
-import { describeReceived } from "./_received.js";
-import { validateOptions } from "./_tool-options.js";
-import { TIMED_OUT, withDeadline } from "./_deadline.js";
+} from "../contract/schemas.js";
+import type { EnvelopeExtras } from "../envelope.js";
+import { McpSearchError } from "../errors.js";
+import { localeTexts } from "../locales/index.js";
+import { describeParams, messageOf } from "./telemetry.js";
+import { describeFetch, describeSearch } from "./descriptions.js";
+import { checkFetchReply, checkSearchReply } from "./replies.js";
+import { describeReceived } from "../contract/received.js";
+import { validateOptions } from "./options.js";
+import { TIMED_OUT, withDeadline } from "./deadline.js";
 import {
   CLASSE_KEY,
   badReply,
@@ -34,7 +34,7 @@ import {
   type OutcomeContext,
   type Settled,
   type ToolResult,
-} from "./_outcomes.js";
+} from "./outcomes.js";
 
 /**
  * How long, in milliseconds, a call's callbacks may take together (`resolveId` then `fetch`, or

@@ -2,9 +2,9 @@
  * The vocabulary's word-start rule in SQL (SQLite, Cloudflare D1): GLOB, never LIKE, because
  * `LIKE '%p%'` is exactly the match without a boundary.
  */
-import { localeTexts } from "./_locale.js";
-import { McpSearchError } from "./errors.js";
-import { stripGlobMetacharacters } from "./_glob.js";
+import { localeTexts } from "../locales/index.js";
+import { McpSearchError } from "../errors.js";
+import { stripGlobMetacharacters } from "./glob.js";
 import type { ExpandedTerm, VocabularyLocale } from "./vocabulary.js";
 
 /**

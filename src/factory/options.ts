@@ -2,11 +2,11 @@
  * Private helper of the factory: set-up checks of `registerDeepResearchTools`' arguments.
  * Misuse throws `McpSearchError` naming the culprit; nothing is checked at request time here.
  */
-import type { ContractLocale } from "./contract.js";
-import { McpSearchError } from "./errors.js";
-import { DEFAULT_LIMIT } from "./rank.js";
+import type { ContractLocale } from "../contract/schemas.js";
+import { McpSearchError } from "../errors.js";
+import { DEFAULT_LIMIT } from "../ranking/create-index.js";
 import type { DeepResearchToolsOptions } from "./register.js";
-import { MAX_TIMEOUT_MS } from "./_deadline.js";
+import { MAX_TIMEOUT_MS } from "./deadline.js";
 
 const LOCALES: readonly ContractLocale[] = ["pt-BR", "en"];
 const OPTIONAL_FUNCTIONS = ["resolveId", "notFound", "onError", "extendOutputSchema", "record", "classifyError", "classifyThrown"] as const;

@@ -4,18 +4,18 @@
  * result, non-enumerable, under the registered symbol `CLASSE_DO_ERRO`.
  */
 import type { z } from "zod";
-import type { DeepResearchToolName } from "./contract.js";
+import type { DeepResearchToolName } from "../contract/schemas.js";
 import {
   deepResearchError,
   deepResearchResult,
   type DeepResearchErrorResult,
   type DeepResearchResult,
   type EnvelopeExtras,
-} from "./envelope.js";
-import type { LocaleTexts } from "./_locale.js";
+} from "../envelope.js";
+import type { LocaleTexts } from "../locales/index.js";
 import type { DeepResearchToolsOptions } from "./register.js";
-import { formatPath, type ReplyProblem } from "./_replies.js";
-import { classifyFailure, messageOf } from "./_telemetry.js";
+import { formatPath, type ReplyProblem } from "./replies.js";
+import { classifyFailure, messageOf } from "./telemetry.js";
 
 /** The key of the registered symbol `CLASSE_DO_ERRO` (`Symbol.for` returns the same symbol). */
 export const CLASSE_KEY = "br.com.sidneybissoli.mcp/classe-do-erro";

@@ -5,8 +5,8 @@
  * This module is the single source of shapes. Nothing else in the library declares one.
  */
 import { z } from "zod";
-import { localeTexts, type LocaleTexts, type SurfaceLocale } from "./_locale.js";
-import { describeReceived } from "./_received.js";
+import { localeTexts, type LocaleTexts, type SurfaceLocale } from "../locales/index.js";
+import { describeReceived } from "./received.js";
 
 /**
  * The names ChatGPT Deep Research looks for, with no prefix. Use it as the allowlist in tests

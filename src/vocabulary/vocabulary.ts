@@ -2,10 +2,10 @@
  * The question's vocabulary: everyday words to the source's words, matched at word starts.
  * Servers keep their own tables of measured pairs; this module holds the recipe.
  */
-import { localeTexts, type VocabularyTexts } from "./_locale.js";
-import { normalizeText } from "./_normalize.js";
-import { McpSearchError } from "./errors.js";
-import { stripGlobMetacharacters } from "./_glob.js";
+import { localeTexts, type VocabularyTexts } from "../locales/index.js";
+import { normalizeText } from "../ranking/normalize.js";
+import { McpSearchError } from "../errors.js";
+import { stripGlobMetacharacters } from "./glob.js";
 
 /**
  * The vocabulary's language: it picks the stopwords, the singular rules and the note's sentence.

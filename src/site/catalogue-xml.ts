@@ -4,10 +4,10 @@
  * package entry.
  */
 import { XMLParser } from "fast-xml-parser";
-import { localeTexts } from "./_locale.js";
+import { localeTexts } from "../locales/index.js";
 import type { CatalogueEntry, CatalogueOptions, CatalogueProblem, CatalogueProblemKind } from "./catalogue.js";
-import { McpSearchError } from "./errors.js";
-import { pageKey, trimSlash } from "./_page.js";
+import { McpSearchError } from "../errors.js";
+import { pageKey, trimSlash } from "../ranking/page.js";
 
 /** `page:/docs/a` for https://example.com/docs/a/ — the seed's namespaced page id. */
 export function pageId(url: URL): string {
