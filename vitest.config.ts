@@ -1,13 +1,23 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  // The CLI package imports the library by its public name; in-process tests read the source.
+  resolve: {
+    alias: [
+      { find: /^@sbissoli\/mcp-search$/, replacement: source("./src/index.ts") },
+      { find: /^@sbissoli\/mcp-search\/site$/, replacement: source("./src/site/index.ts") },
+    ],
+  },
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "packages/cli/test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     benchmark: {
-      include: ["bench/**/*.bench.ts"],
+      include: ["bench/**/*.bench.ts", "packages/cli/bench/**/*.bench.ts"],
     },
   },
 });

@@ -32,8 +32,6 @@ export type {
 // Ranking
 export { DEFAULT_LIMIT, createIndex, normalizeText, rankEntries, tokenize } from "./ranking/create-index.js";
 export type { IndexEntry, IndexOptions, SearchIndex, SearchOptions } from "./ranking/create-index.js";
-export { INTENT_WORDS, detectIntent } from "./site/intent.js";
-export type { IndexIntentOptions, IntentLocale, IntentWords, QueryIntent } from "./site/intent.js";
 
 // Vocabulary
 export { createVocabulary } from "./vocabulary/vocabulary.js";
@@ -56,21 +54,6 @@ export type {
   UsageRecorder,
   UsageShape,
 } from "./factory/register.js";
-
-// Catalogue
-export { mergeCatalogues, parseLlmsTxt, parseSitemap, titleFromUrl } from "./site/catalogue.js";
-export type {
-  CatalogueEntry,
-  CatalogueOptions,
-  CatalogueProblem,
-  CatalogueProblemKind,
-  CatalogueResult,
-  SitemapResult,
-} from "./site/catalogue.js";
-
-// Dates
-export { findDates, keepHeldDates } from "./site/dates.js";
-export type { FindDatesOptions, QueryDates } from "./site/dates.js";
 
 // Errors
 export { McpSearchError } from "./errors.js";

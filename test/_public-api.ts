@@ -1,11 +1,12 @@
 /**
- * Shared by the documentation tests: the public API of src/index.ts as the TypeScript checker
+ * Shared by the documentation tests: the public API of src/index.ts and src/site/index.ts as the TypeScript checker
  * sees it, built once per test file. Not a test file itself.
  */
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
-const ENTRY = fileURLToPath(new URL("../src/index.ts", import.meta.url));
+/** The package's entries: the main one and the `./site` subpath. */
+const ENTRIES = ["../src/index.ts", "../src/site/index.ts"].map((path) => fileURLToPath(new URL(path, import.meta.url)));
 
 export interface PublicApi {
   readonly checker: ts.TypeChecker;
@@ -18,7 +19,7 @@ let cached: PublicApi | undefined;
 /** Loads src/index.ts with the checker (about two seconds), once. */
 export function loadPublicApi(): PublicApi {
   if (cached !== undefined) return cached;
-  const program = ts.createProgram([ENTRY], {
+  const program = ts.createProgram(ENTRIES, {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     target: ts.ScriptTarget.ES2022,
@@ -26,8 +27,7 @@ export function loadPublicApi(): PublicApi {
     noEmit: true,
   });
   const checker = program.getTypeChecker();
-  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(ENTRY)!)!;
-  const exports = checker.getExportsOfModule(moduleSymbol).map((symbol) => ({
+  const exports = ENTRIES.flatMap((entry) => checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!)).map((symbol) => ({
     name: symbol.name,
     target: symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol,
   }));

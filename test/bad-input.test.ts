@@ -18,7 +18,7 @@ import { ECHO_URL, echoCallbacks } from "./fixtures/echo-callbacks.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const ECHO_SERVER = fileURLToPath(new URL("./fixtures/echo-server.mjs", import.meta.url));
-const CLI = fileURLToPath(new URL("../dist/cli/mcp-search.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../packages/cli/dist/mcp-search.js", import.meta.url));
 const RAW = /Output validation error|TypeError|Cannot read propert|undefined is not|is not a function|\n\s+at /;
 
 interface ToolResult {

@@ -14,7 +14,8 @@ const BOUND_MS = 20_000;
 /** Runs inside the worker; returns a summary of each case so the result is checked, not only timed. */
 const WORKER = `
 const { parentPort } = require("node:worker_threads");
-import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)}).then((lib) => {
+Promise.all([import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)}), import(${JSON.stringify(new URL("../dist/site.js", import.meta.url).href)})]).then(([main, site]) => {
+  const lib = { ...main, ...site };
   const MB = 1024 * 1024;
   const spaces = " ".repeat(MB);
   const out = {};

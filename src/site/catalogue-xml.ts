@@ -3,11 +3,13 @@
  * walk (and its block-by-block recovery) and the llms.txt link scan. Never re-exported from the
  * package entry.
  */
-import { XMLParser } from "fast-xml-parser";
+import { loadPeer } from "./peers.js";
 import { localeTexts } from "../locales/index.js";
 import type { CatalogueEntry, CatalogueOptions, CatalogueProblem, CatalogueProblemKind } from "./catalogue.js";
 import { McpSearchError } from "../errors.js";
 import { pageKey, trimSlash } from "../ranking/page.js";
+
+const { XMLParser } = loadPeer("fast-xml-parser");
 
 /** `page:/docs/a` for https://example.com/docs/a/ — the seed's namespaced page id. */
 export function pageId(url: URL): string {

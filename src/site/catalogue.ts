@@ -5,7 +5,6 @@
  *
  * Bad input is reported line by line and never costs the good lines.
  */
-import { XMLValidator } from "fast-xml-parser";
 import {
   Collector,
   elementsOf,
@@ -18,6 +17,7 @@ import {
   type Elements,
 } from "./catalogue-xml.js";
 import type { SurfaceLocale } from "../locales/index.js";
+import { loadPeer } from "./peers.js";
 import { pageKey } from "../ranking/page.js";
 import type { IndexEntry } from "../ranking/create-index.js";
 
@@ -247,7 +247,7 @@ export function parseSitemap(text: string, options: CatalogueOptions = {}): Site
   const out = new Collector(s);
   const xml = text.replace(/^\uFEFF/, "");
   const lineAt = lineFinder(xml);
-  const verdict = XMLValidator.validate(xml);
+  const verdict = loadPeer("fast-xml-parser").XMLValidator.validate(xml);
   if (verdict !== true) {
     out.problem(verdict.err.line, "malformed-xml", s.texts.malformedXml(verdict.err.msg));
   }

@@ -8,10 +8,12 @@
  * fixed reference date, and any result whose year, month or day chrono had to imply from it
  * ("today", "ontem", "24 de agosto" without a year) is left out.
  */
-import * as chrono from "chrono-node";
-import type { ParsedResult, Parser, ParsingContext, ParsingResult, Refiner } from "chrono-node";
+import { loadPeer } from "./peers.js";
+import type { Chrono, ParsedResult, Parser, ParsingContext, ParsingResult, Refiner } from "chrono-node";
 import { McpSearchError } from "../errors.js";
 import type { SurfaceLocale } from "../locales/index.js";
+
+const chrono = loadPeer("chrono-node");
 
 /**
  * Options of {@link findDates}.
@@ -127,7 +129,7 @@ const noteImpossible: Refiner = {
   },
 };
 
-function buildParser(language: "pt" | "en", dayFirst: boolean): chrono.Chrono {
+function buildParser(language: "pt" | "en", dayFirst: boolean): Chrono {
   const configuration =
     language === "pt"
       ? chrono.pt.createConfiguration(true, dayFirst)
@@ -144,10 +146,10 @@ function buildParser(language: "pt" | "en", dayFirst: boolean): chrono.Chrono {
   return new chrono.Chrono(configuration);
 }
 
-const parsers = new Map<boolean, { readonly pt: chrono.Chrono; readonly en: chrono.Chrono }>();
+const parsers = new Map<boolean, { readonly pt: Chrono; readonly en: Chrono }>();
 
 /** The parsers of the languages asked for; an unknown locale is misuse and throws. */
-function parsersFor(dayFirst: boolean, locale: SurfaceLocale | undefined): readonly chrono.Chrono[] {
+function parsersFor(dayFirst: boolean, locale: SurfaceLocale | undefined): readonly Chrono[] {
   if (locale !== undefined && locale !== "pt-BR" && locale !== "en") {
     throw new McpSearchError(`findDates: unknown locale ${JSON.stringify(locale)}; use "pt-BR", "en", or leave it out for both.`);
   }

@@ -1,0 +1,177 @@
+/**
+ * The command line, read with `node:util` parseArgs. A bad flag, a bad value or a missing folder
+ * becomes one clear sentence; nothing here touches the disk or the network.
+ */
+import { parseArgs } from "node:util";
+import type { ContractLocale } from "@sbissoli/mcp-search";
+
+/**
+ * Everything `mcp-search serve` needs, with defaults applied.
+ *
+ * @example
+ * const options: ServeArguments = { folder: "./docs", locale: "pt-BR", limit: 10, maxChars: 20000,
+ *   snippetChars: 240, maxFileBytes: 1048576, allowedHosts: [] };
+ */
+export interface ServeArguments {
+  readonly folder: string;
+  /** Where to listen for Streamable HTTP; absent for stdio. @default undefined (stdio) */
+  readonly http?: { readonly host: string; readonly port: number } | undefined;
+  /** An http or https URL as parsed (openFolder ends it with "/"). @default undefined (file:// URIs) */
+  readonly baseUrl?: string | undefined;
+  /** @default "pt-BR" */
+  readonly locale: ContractLocale;
+  /** @default 10 */
+  readonly limit: number;
+  /** @default 20000 */
+  readonly maxChars: number;
+  /** @default 240 */
+  readonly snippetChars: number;
+  /** @default 1048576 */
+  readonly maxFileBytes: number;
+  /** A JSON vocabulary table. @default undefined (no translation) */
+  readonly vocabulary?: string | undefined;
+  /** Public host names accepted in the `Host` header, e.g. a tunnel's. @default [] */
+  readonly allowedHosts: readonly string[];
+}
+
+/**
+ * What the command line asks for.
+ *
+ * @example
+ * parseCommandLine(["serve", "docs", "--http", "8787"]);
+ * // => { command: "serve", options: { folder: "docs", http: { host: "127.0.0.1", port: 8787 }, … } }
+ */
+export type CommandLine =
+  | { readonly command: "help" }
+  | { readonly command: "version" }
+  | { readonly command: "demo" }
+  | { readonly command: "serve"; readonly options: ServeArguments }
+  | { readonly command: "error"; readonly message: string };
+
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+  http: { type: "string" },
+  "base-url": { type: "string" },
+  locale: { type: "string" },
+  limit: { type: "string" },
+  "max-chars": { type: "string" },
+  "snippet-chars": { type: "string" },
+  "max-file-bytes": { type: "string" },
+  vocabulary: { type: "string" },
+  "allowed-host": { type: "string", multiple: true },
+} as const;
+
+class UsageError extends Error {}
+
+function positiveInteger(flag: string, value: string | undefined, fallback: number, minimum = 1): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < minimum) {
+    throw new UsageError(`--${flag} must be a whole number of at least ${minimum} (got ${JSON.stringify(value)}).`);
+  }
+  return number;
+}
+
+/**
+ * Reads `--http [host:]port`. The host defaults to 127.0.0.1; `[::1]:8787` writes an IPv6 host.
+ *
+ * @example
+ * parseListen("8787");         // => { host: "127.0.0.1", port: 8787 }
+ * parseListen("0.0.0.0:8787"); // => { host: "0.0.0.0", port: 8787 }
+ */
+export function parseListen(value: string): { host: string; port: number } {
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(value.trim());
+  const port = Number(match?.[2]);
+  if (match === null || port > 65535) {
+    throw new UsageError(`--http takes [host:]port, such as 8787 or 127.0.0.1:8787 (got ${JSON.stringify(value)}).`);
+  }
+  return { host: match[1] ?? "127.0.0.1", port };
+}
+
+function parseBaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--base-url must be an absolute URL, such as https://docs.example.com/ (got ${JSON.stringify(value)}).`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new UsageError(`--base-url must be an http or https URL (got ${JSON.stringify(value)}).`);
+  }
+  return url.href; // openFolder ends it with one "/": the one place that normalises the base URL
+}
+
+/**
+ * Parses the arguments after `node mcp-search`. Never throws: misuse is `{ command: "error" }`
+ * with one sentence.
+ *
+ * @example
+ * parseCommandLine(["serve"]); // => { command: "error", message: "serve needs a folder: mcp-search serve <dir>." }
+ */
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    if (values.help === true) return { command: "help" };
+    if (values.version === true) return { command: "version" };
+    const [command, ...rest] = positionals;
+    if (command === undefined) return { command: "help" };
+    if (command === "demo") {
+      if (rest.length > 0 || Object.keys(values).length > 0) throw new UsageError("demo takes no arguments.");
+      return { command: "demo" };
+    }
+    if (command !== "serve") throw new UsageError(`unknown command ${JSON.stringify(command)}: use serve or demo.`);
+    const [folder, ...extra] = rest;
+    if (folder === undefined) throw new UsageError("serve needs a folder: mcp-search serve <dir>.");
+    if (extra.length > 0) throw new UsageError(`serve takes one folder (got also ${JSON.stringify(extra[0])}).`);
+    const locale = values.locale ?? "pt-BR";
+    if (locale !== "pt-BR" && locale !== "en") throw new UsageError(`--locale must be pt-BR or en (got ${JSON.stringify(locale)}).`);
+    return {
+      command: "serve",
+      options: {
+        folder,
+        http: values.http === undefined ? undefined : parseListen(values.http),
+        baseUrl: parseBaseUrl(values["base-url"]),
+        locale,
+        limit: positiveInteger("limit", values.limit, 10),
+        maxChars: positiveInteger("max-chars", values["max-chars"], 20_000, 200),
+        snippetChars: positiveInteger("snippet-chars", values["snippet-chars"], 240, 40),
+        maxFileBytes: positiveInteger("max-file-bytes", values["max-file-bytes"], 1024 * 1024),
+        vocabulary: values.vocabulary,
+        allowedHosts: values["allowed-host"] ?? [],
+      },
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { command: "error", message: message.replace(/\.?$/, ".") };
+  }
+}
+
+/** The text of `mcp-search --help`. */
+export const HELP = `mcp-search: a Deep Research (search + fetch) MCP server over a folder of documents.
+
+Usage:
+  mcp-search serve <dir> [options]   serve the documents under <dir> over stdio (default) or HTTP
+  mcp-search demo                    serve the bundled example folder and show a client using it
+  mcp-search --help | --version
+
+Options of serve:
+  --http [host:]port     serve Streamable HTTP at http://host:port/mcp instead of stdio;
+                         host defaults to 127.0.0.1 (a non-loopback host must be written out)
+  --allowed-host NAME    also accept this Host header over HTTP (a tunnel or proxy's public
+                         name); repeatable. Loopback names are always accepted
+  --base-url URL         a document's url is URL + its path (default: its file:// URI);
+                         citations in ChatGPT need a public URL
+  --locale pt-BR|en      language of titles, schema descriptions and messages (default pt-BR)
+  --limit N              most results per search (default 10)
+  --snippet-chars N      longest snippet per result (default 240)
+  --max-chars N          most characters of text per fetch; longer documents come in pages
+                         addressed as doc:path#2, doc:path#3… (default 20000)
+  --max-file-bytes N     larger files are skipped (default 1048576)
+  --vocabulary FILE      JSON table of { asked, source[] } pairs: everyday words to the
+                         documents' words ([…] or { "sourceName": "…", "entries": […] })
+
+Indexed: .md .markdown .txt .rst .csv .json .yaml .yml .html .htm, UTF-8 only. Skipped: hidden
+folders, node_modules, dist, build, vendor, venv and the like. Logs go to stderr; stdout carries
+only the protocol.`;

@@ -1,0 +1,105 @@
+/**
+ * `mcp-search demo`: starts `mcp-search serve` on the bundled example folder as a child process
+ * over stdio, connects a real MCP client, and prints the exchange readably.
+ */
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+
+/** The bundled example folder and its vocabulary table, next to `dist/` and `src/`. */
+export const EXAMPLE_FOLDER = fileURLToPath(new URL("../examples/corpus", import.meta.url));
+export const EXAMPLE_VOCABULARY = fileURLToPath(new URL("../examples/vocabulary.json", import.meta.url));
+
+/** The everyday question the demo asks: "café" and "azedo" reach "coffee" and "sour". */
+export const DEMO_QUERY = "café azedo";
+
+interface ToolText {
+  readonly isError?: boolean;
+  readonly content?: readonly { readonly type: string; readonly text?: string }[];
+  readonly structuredContent?: Record<string, unknown>;
+}
+
+function indent(text: string, by = "    "): string {
+  return text
+    .split("\n")
+    .map((line) => by + line)
+    .join("\n");
+}
+
+function firstSentence(text: string): string {
+  const end = text.search(/\.(\s|$)/);
+  return end === -1 ? text : text.slice(0, end + 1);
+}
+
+/**
+ * Runs the demo and returns the exit status: 0 when every step behaved as expected.
+ *
+ * @param bin - The `mcp-search` script to spawn with `serve`.
+ * @param write - Where the readable exchange goes. @default process.stdout
+ * @example
+ * process.exitCode = await runDemo(fileURLToPath(import.meta.url));
+ */
+export async function runDemo(bin: string, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<number> {
+  const say = (text = "") => write(`${text}\n`);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, "serve", EXAMPLE_FOLDER, "--vocabulary", EXAMPLE_VOCABULARY],
+    stderr: "pipe",
+  });
+  const serverLog: string[] = [];
+  transport.stderr?.on("data", (chunk: Buffer) => serverLog.push(chunk.toString("utf8")));
+  const client = new Client({ name: "mcp-search-demo", version: "1.0.0" });
+  let ok = true;
+  try {
+    await client.connect(transport);
+    say(`mcp-search demo: "mcp-search serve examples/corpus --vocabulary examples/vocabulary.json", over stdio`);
+    say();
+    say("▸ tools/list");
+    const { tools } = await client.listTools();
+    for (const tool of tools) say(`  ${tool.name.padEnd(6)} "${tool.title ?? ""}": ${firstSentence(tool.description ?? "")}`);
+    say();
+
+    say(`▸ tools/call search { "query": ${JSON.stringify(DEMO_QUERY)} }`);
+    const found = (await client.callTool({ name: "search", arguments: { query: DEMO_QUERY } })) as ToolText;
+    const structured = found.structuredContent ?? {};
+    const results = (structured["results"] ?? []) as { id: string; title: string; url: string }[];
+    const snippets = (structured["snippets"] ?? []) as { id: string; snippet: string }[];
+    const summary = structured["summary"] as { message?: string } | undefined;
+    say(indent(summary?.message ?? "", "  "));
+    for (const note of (structured["notes"] ?? []) as string[]) say(`  ${note}`);
+    results.forEach((result, index) => {
+      say(`  ${index + 1}. ${result.title}  (${result.id})`);
+      const snippet = snippets.find((entry) => entry.id === result.id)?.snippet;
+      if (snippet !== undefined) say(`     ${snippet}`);
+    });
+    say();
+    const top = results[0];
+    if (found.isError === true || top === undefined) {
+      ok = false;
+      say("  (the search found nothing: the demo expected a match)");
+    } else {
+      say(`▸ tools/call fetch { "id": ${JSON.stringify(top.id)} }`);
+      const doc = (await client.callTool({ name: "fetch", arguments: { id: top.id } })) as ToolText;
+      const document = (doc.structuredContent ?? {}) as { title?: string; url?: string; text?: string };
+      say(`  title: ${document.title ?? ""}`);
+      say(`  url:   ${document.url ?? ""}`);
+      const text = document.text ?? "";
+      say(indent(text.length > 700 ? `${text.slice(0, 700)}…` : text));
+      ok &&= doc.isError !== true;
+      say();
+    }
+
+    const unknown = "doc:receitas/feijoada.md";
+    say(`▸ tools/call fetch { "id": ${JSON.stringify(unknown)} }`);
+    const missing = (await client.callTool({ name: "fetch", arguments: { id: unknown } })) as ToolText;
+    say(`  isError: ${String(missing.isError === true)}`);
+    say(`  ${missing.content?.[0]?.text ?? ""}`);
+    ok &&= missing.isError === true;
+  } catch (error) {
+    ok = false;
+    process.stderr.write(`mcp-search demo failed: ${error instanceof Error ? error.message : String(error)}\n${serverLog.join("")}`);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,97 @@
+/**
+ * What the folder server says to the model, one table per locale. The CLI is a consumer of the
+ * library's public API, so its surface text lives here rather than in the library's private
+ * locale tables. Operator-facing text (help, stderr) is English.
+ */
+import type { ContractLocale } from "@sbissoli/mcp-search";
+
+/**
+ * Every message the folder server puts in a tool result.
+ *
+ * @example
+ * const texts: FolderTexts = folderTexts("en");
+ * texts.noMatch(12); // => "0 matches among 12 documents: …"
+ */
+export interface FolderTexts {
+  /** The vocabulary note's subject, when the table does not name one. */
+  readonly sourceName: string;
+  /** Some documents matched and all of them are shown. */
+  readonly matched: (shown: number, documents: number) => string;
+  /** More documents matched than the server returns. */
+  readonly truncated: (shown: number, matches: number, documents: number) => string;
+  /** The query matched nothing, among documents that exist. */
+  readonly noMatch: (documents: number) => string;
+  /** The folder holds no readable document at all. */
+  readonly nothingIndexed: string;
+  /** The id names no document, and never did in this session. */
+  readonly unknown: (id: string) => string;
+  /** The id named a document that was moved, renamed or deleted. */
+  readonly stale: (id: string) => string;
+  /** The id asked for a page past the end (the document changed or never had it). */
+  readonly stalePage: (id: string, pages: number, first: string) => string;
+  /** The id was refused before any disk access. */
+  readonly refused: (id: string, why: "nul" | "outside") => string;
+  /** The line closing a page that is not the last one. */
+  readonly truncatedPage: (page: number, pages: number, next: string) => string;
+  /** The line closing the last page of a paged document. */
+  readonly lastPage: (page: number, pages: number) => string;
+}
+
+const PT_BR: FolderTexts = {
+  sourceName: "os documentos da pasta",
+  matched: (shown, documents) =>
+    `${shown} ${shown === 1 ? "documento corresponde" : "documentos correspondem"} à consulta, entre ${documents} indexados.`,
+  truncated: (shown, matches, documents) =>
+    `Resultado truncado: mostrando ${shown} de ${matches} documentos que correspondem (entre ${documents} indexados). Refine a consulta com palavras mais específicas para ver os outros.`,
+  noMatch: (documents) =>
+    `0 correspondências entre ${documents} documentos indexados: a consulta não coincidiu com nenhum. Tente outras palavras, sinônimos ou a grafia usada nos documentos.`,
+  nothingIndexed:
+    "Nada está indexado: a pasta servida não tem documentos legíveis (.md, .markdown, .txt, .rst, .csv, .json, .yaml, .yml, .html). Buscar de novo não vai ajudar.",
+  unknown: (id) => `Nenhum documento tem o id ${JSON.stringify(id)}. Use um id devolvido pela ferramenta search.`,
+  stale: (id) =>
+    `O documento ${JSON.stringify(id)} não existe mais: foi movido, renomeado ou apagado. Busque de novo com a ferramenta search para obter ids atuais.`,
+  stalePage: (id, pages, first) =>
+    `O id ${JSON.stringify(id)} pede uma página que não existe: o documento tem ${pages} ${pages === 1 ? "página" : "páginas"} (talvez tenha mudado). Leia ${JSON.stringify(first)} ou busque de novo com a ferramenta search.`,
+  refused: (id, why) =>
+    why === "nul"
+      ? `O id ${JSON.stringify(id)} foi recusado: contém um byte nulo. Use um id devolvido pela ferramenta search.`
+      : `O id ${JSON.stringify(id)} foi recusado: aponta para fora da pasta servida. Use um id devolvido pela ferramenta search.`,
+  truncatedPage: (page, pages, next) =>
+    `[Texto truncado: página ${page} de ${pages}. Para ler o resto, chame fetch com o id ${JSON.stringify(next)}.]`,
+  lastPage: (page, pages) => `[Página ${page} de ${pages}: fim do documento.]`,
+};
+
+const EN: FolderTexts = {
+  sourceName: "the documents in the folder",
+  matched: (shown, documents) =>
+    `${shown} ${shown === 1 ? "document matches" : "documents match"} the query, among ${documents} indexed.`,
+  truncated: (shown, matches, documents) =>
+    `Truncated: showing ${shown} of ${matches} matching documents (among ${documents} indexed). Narrow the query with more specific words to see the others.`,
+  noMatch: (documents) =>
+    `0 matches among ${documents} indexed documents: the query matched none of them. Try other words, synonyms or the spelling the documents use.`,
+  nothingIndexed:
+    "Nothing is indexed: the served folder holds no readable document (.md, .markdown, .txt, .rst, .csv, .json, .yaml, .yml, .html). Searching again will not help.",
+  unknown: (id) => `No document has the id ${JSON.stringify(id)}. Use an id returned by the search tool.`,
+  stale: (id) =>
+    `The document ${JSON.stringify(id)} no longer exists: it was moved, renamed or deleted. Search again with the search tool to get current ids.`,
+  stalePage: (id, pages, first) =>
+    `The id ${JSON.stringify(id)} asks for a page that does not exist: the document has ${pages} ${pages === 1 ? "page" : "pages"} (it may have changed). Read ${JSON.stringify(first)} or search again with the search tool.`,
+  refused: (id, why) =>
+    why === "nul"
+      ? `The id ${JSON.stringify(id)} was refused: it contains a NUL byte. Use an id returned by the search tool.`
+      : `The id ${JSON.stringify(id)} was refused: it points outside the served folder. Use an id returned by the search tool.`,
+  truncatedPage: (page, pages, next) =>
+    `[Truncated: page ${page} of ${pages}. To read the rest, call fetch with the id ${JSON.stringify(next)}.]`,
+  lastPage: (page, pages) => `[Page ${page} of ${pages}: end of the document.]`,
+};
+
+/**
+ * The folder server's messages in one locale.
+ *
+ * @param locale - `"pt-BR"` or `"en"`. @default "pt-BR"
+ * @example
+ * folderTexts("pt-BR").nothingIndexed; // => "Nada está indexado: …"
+ */
+export function folderTexts(locale: ContractLocale = "pt-BR"): FolderTexts {
+  return locale === "en" ? EN : PT_BR;
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from "tsup";
+
+// The `mcp-search` bin: one ESM file with a shebang. Every dependency stays external, the library
+// included: the CLI reaches it through its public entry, "@sbissoli/mcp-search", as any user does.
+export default defineConfig({
+  entry: { "mcp-search": "src/main.ts" },
+  format: ["esm"],
+  dts: false,
+  clean: true,
+  sourcemap: true,
+  target: "node20",
+  platform: "node",
+  splitting: false,
+  banner: { js: "#!/usr/bin/env node" },
+});

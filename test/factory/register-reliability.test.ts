@@ -1,0 +1,251 @@
+/**
+ * Callbacks that misbehave, through a real Client in memory: replies outside the contract,
+ * callbacks that answer late or never, and inputs over the maximum length. Each gives an isError
+ * that says what is wrong, in the locale's words, and the server keeps serving.
+ */
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { McpServer } from "@modelcontextprotocol/server";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+  CLASSE_DO_ERRO,
+  DEFAULT_TIMEOUT_MS,
+  MAX_ID_LENGTH,
+  MAX_QUERY_LENGTH,
+  McpSearchError,
+  registerDeepResearchTools,
+  type DeepResearchToolsOptions,
+} from "../../src/index.js";
+import { DOCS, HITS, baseOptions, connect, recorder, textOf } from "../_register-helpers.js";
+
+const PT = "A ferramenta search devolveu uma resposta fora do contrato: ";
+const PT_FETCH = "A ferramenta fetch devolveu uma resposta fora do contrato: ";
+const circular: Record<string, unknown> = {};
+circular["self"] = circular;
+
+describe("registerDeepResearchTools: search replies outside the contract", () => {
+  it.each([
+    ["undefined", undefined, "a resposta deve ser uma lista de resultados ou { results } (recebido: undefined)"],
+    ["null", null, "a resposta deve ser uma lista de resultados ou { results } (recebido: null)"],
+    ["a string", "doc:1", "a resposta deve ser uma lista de resultados ou { results } (recebido: string)"],
+    ["a number", 3, "a resposta deve ser uma lista de resultados ou { results } (recebido: number)"],
+    ["{ results } that is not a list", { results: "doc:1" }, "results deve ser uma lista (recebido: string)"],
+    ["{ results } missing", { hits: HITS }, "results deve ser uma lista (recebido: undefined)"],
+    ["a result that is null", [HITS[0], null], "results[1] deve ser um objeto (recebido: null)"],
+    ["a result that is a string", ["doc:1"], "results[0] deve ser um objeto (recebido: string)"],
+    ["results[3] without url", [...HITS.slice(0, 3), { id: "x", title: "X" }], "results[3].url deve ser texto (recebido: undefined)"],
+    ["a non-string title", [{ id: "x", title: 42, url: "u" }], "results[0].title deve ser texto (recebido: number)"],
+    ["an empty id", [HITS[0], { id: "", title: "X", url: "u" }], "results[1].id não pode ser vazio"],
+    ["a numeric id", [{ id: 7, title: "X", url: "u" }], "results[0].id deve ser texto (recebido: number)"],
+    ["extras that are not an object", { results: [], extras: "p" }, "extras deve ser um objeto (recebido: string)"],
+    ["extras.meta that is an array", { results: [], extras: { meta: [1] } }, "extras.meta deve ser um objeto (recebido: array)"],
+    ["extras that JSON refuses", { results: [], extras: { meta: { loop: circular } } }, "extras não pode ser convertido em JSON ("],
+  ])("%s: names the field and the position", async (_label, reply, problem) => {
+    const { client } = await connect({ search: () => reply as never });
+    const result = await client.callTool({ name: "search", arguments: { query: "x" } });
+    expect(result.isError).toBe(true);
+    expect("structuredContent" in result).toBe(false);
+    expect(textOf(result).startsWith(`${PT}${problem}`)).toBe(true);
+    expect(textOf(await client.callTool({ name: "fetch", arguments: { id: "doc:1" } }))).toContain('"doc:1"');
+  });
+
+  it("reads no result past the limit: a broken hit there is cut unread", async () => {
+    const { client } = await connect({ limit: 2, search: () => [...HITS.slice(0, 2), null] as never });
+    const result = await client.callTool({ name: "search", arguments: { query: "x" } });
+    expect(result.structuredContent).toStrictEqual({ results: HITS.slice(0, 2) });
+  });
+
+  it("says it in English with locale en, and classes it resposta_invalida", async () => {
+    const { calls, record } = recorder();
+    const { client } = await connect({ locale: "en", record, search: () => [{ id: "a", title: "A" }] as never });
+    const result = await client.callTool({ name: "search", arguments: { query: "x" } });
+    expect(result).toStrictEqual({
+      content: [{ type: "text", text: "The search tool returned a reply outside the contract: results[0].url must be a string (received: undefined)." }],
+      isError: true,
+    });
+    expect(calls.map(([kind, , shape]) => `${kind}:${shape.classe}`)).toStrictEqual(["tool_call:resposta_invalida", "tool_error:resposta_invalida"]);
+  });
+
+  it("checks declared extras against the extended schema in its own words, naming the path", async () => {
+    const withCount = (schema: z.ZodObject) => schema.extend({ summary: z.object({ counts: z.array(z.number()) }).optional() });
+    const { client } = await connect({
+      extendOutputSchema: withCount,
+      search: () => ({ results: [], extras: { structured: { summary: { counts: [1, "2"] } } } }),
+    });
+    const result = await client.callTool({ name: "search", arguments: { query: "x" } });
+    expect(textOf(result)).toBe(`${PT}summary.counts[1] é inválido (Invalid input: expected number, received string).`);
+  });
+});
+
+describe("registerDeepResearchTools: fetch replies outside the contract", () => {
+  const doc = DOCS[1] as (typeof DOCS)[number];
+  it.each([
+    ["a string", "texto", "a resposta deve ser um documento, { document } ou null (recebido: string)"],
+    ["an array", [doc], "a resposta deve ser um documento, { document } ou null (recebido: array)"],
+    ["a document without text", { id: "doc:1", title: "T", url: "u" }, "text deve ser texto (recebido: undefined)"],
+    ["{ document } without text", { document: { id: "doc:1", title: "T", url: "u" } }, "document.text deve ser texto (recebido: undefined)"],
+    ["a null title", { ...doc, title: null }, "title deve ser texto (recebido: null)"],
+    ["metadata that is an array", { ...doc, metadata: ["a"] }, "metadata deve ser um objeto (recebido: array)"],
+    ["metadata that JSON refuses", { ...doc, metadata: { size: 10n } }, "metadata não pode ser convertido em JSON ("],
+    ["another document's id", { ...DOCS[2] }, 'id é "doc:2", mas o id pedido foi "doc:1"'],
+    ["{ document } with another id", { document: DOCS[2] }, 'document.id é "doc:2", mas o id pedido foi "doc:1"'],
+    ["an empty id", { ...doc, id: "" }, "id não pode ser vazio"],
+    ["extras.structured that is a string", { document: doc, extras: { structured: "p" } }, "extras.structured deve ser um objeto (recebido: string)"],
+  ])("%s: names the field", async (_label, reply, problem) => {
+    const { client } = await connect({ fetch: () => reply as never });
+    const result = await client.callTool({ name: "fetch", arguments: { id: "doc:1" } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result).startsWith(`${PT_FETCH}${problem}`)).toBe(true);
+    expect((result as Record<symbol, unknown>)[CLASSE_DO_ERRO]).toBeUndefined(); // symbols do not cross the wire
+  });
+
+  it("compares the document's id with the id resolveId gave, not the raw argument", async () => {
+    const { client } = await connect({ resolveId: (raw) => raw.trim().toLowerCase() });
+    const read = await client.callTool({ name: "fetch", arguments: { id: "  DOC:1 " } });
+    expect(read.structuredContent).toStrictEqual(doc);
+    const { client: lying } = await connect({ resolveId: () => "doc:1", fetch: () => DOCS[3] ?? null });
+    expect(textOf(await lying.callTool({ name: "fetch", arguments: { id: "x" } }))).toBe(
+      `${PT_FETCH}id é "doc:3", mas o id pedido foi "doc:1".`,
+    );
+  });
+
+  it("names a resolveId that answers something other than text or null", async () => {
+    const { client } = await connect({ resolveId: () => 42 as never });
+    expect(textOf(await client.callTool({ name: "fetch", arguments: { id: "doc:1" } }))).toBe(
+      `${PT_FETCH}resolveId(id) deve ser texto (recebido: number).`,
+    );
+  });
+
+  it("falls back to the locale's not-found message when notFound throws or answers no text", async () => {
+    for (const notFound of [() => { throw new Error("x"); }, () => 42 as never]) {
+      const { client } = await connect({ notFound });
+      expect(textOf(await client.callTool({ name: "fetch", arguments: { id: "nada" } }))).toBe(
+        'Nenhum documento tem o id "nada". Use um id devolvido pela ferramenta search.',
+      );
+    }
+  });
+});
+
+describe("registerDeepResearchTools: timeoutMs", () => {
+  const never = () => new Promise<never>(() => undefined);
+
+  it.each([
+    ["pt-BR", "search", "A ferramenta search não respondeu dentro do limite de 40 ms; tente de novo mais tarde."],
+    ["pt-BR", "fetch", "A ferramenta fetch não respondeu dentro do limite de 40 ms; tente de novo mais tarde."],
+    ["en", "search", "The search tool did not answer within its limit of 40 ms; try again later."],
+  ] as const)("%s: a %s callback that never answers gives an isError naming the tool and the limit", async (locale, tool, text) => {
+    const { calls, record } = recorder();
+    const { client } = await connect({ locale, timeoutMs: 40, search: never, fetch: never, record });
+    const args = tool === "search" ? { query: "x" } : { id: "doc:1" };
+    expect(await client.callTool({ name: tool, arguments: args })).toStrictEqual({ content: [{ type: "text", text }], isError: true });
+    expect(calls.map(([kind, , shape]) => `${kind}:${shape.classe}`)).toStrictEqual(["tool_call:tempo_esgotado", "tool_error:tempo_esgotado"]);
+  });
+
+  it("counts resolveId and fetch together", async () => {
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const { client } = await connect({
+      timeoutMs: 60,
+      resolveId: async (raw) => (await wait(40), raw),
+      fetch: async (id) => (await wait(40), DOCS.find((d) => d.id === id) ?? null),
+    });
+    expect(textOf(await client.callTool({ name: "fetch", arguments: { id: "doc:1" } }))).toContain("60 ms");
+  });
+
+  it("drops a late answer and a late rejection, with no unhandled rejection, and keeps serving", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let calls = 0;
+      const { client } = await connect({
+        timeoutMs: 30,
+        search: async (query) => {
+          calls += 1;
+          if (query === "fast") return HITS.slice(0, 1);
+          await gate;
+          if (query === "late-reject") throw new Error("late failure");
+          return HITS.slice(0, 2);
+        },
+      });
+      const late = await client.callTool({ name: "search", arguments: { query: "late" } });
+      const rejected = await client.callTool({ name: "search", arguments: { query: "late-reject" } });
+      expect([late.isError, rejected.isError]).toStrictEqual([true, true]);
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const fast = await client.callTool({ name: "search", arguments: { query: "fast" } });
+      expect(fast.structuredContent).toStrictEqual({ results: HITS.slice(0, 1) });
+      expect(calls).toBe(3);
+      expect(unhandled).toStrictEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
+  it("never keeps the process alive: a server whose callback never answers exits when closed", async () => {
+    // A child with a 1-hour limit and a callback that never answers: it must exit on its own
+    // once the client and server close, which a pending, referenced timer would prevent.
+    const script = `
+      import { Client } from "@modelcontextprotocol/client";
+      import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
+      import { registerDeepResearchTools } from "./dist/index.js";
+      const server = new McpServer({ name: "s", version: "1" });
+      registerDeepResearchTools(server, { search: () => new Promise(() => {}), fetch: () => null, corpus: "c", timeoutMs: 3600000 });
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      await server.connect(b);
+      const client = new Client({ name: "c", version: "1" });
+      await client.connect(a);
+      void client.callTool({ name: "search", arguments: { query: "x" } }, { timeout: 3600000 }).catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await client.close();
+      await server.close();
+      console.log("closed");
+    `;
+    const root = fileURLToPath(new URL("../..", import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { cwd: root, timeout: 20_000 });
+    expect(stdout.trim()).toBe("closed");
+  });
+
+  it("defaults to 30 s", () => {
+    expect(DEFAULT_TIMEOUT_MS).toBe(30_000);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, "1000"])("refuses timeoutMs %s at set-up", (timeoutMs) => {
+    const options = { ...baseOptions, timeoutMs } as unknown as DeepResearchToolsOptions;
+    expect(() => registerDeepResearchTools(new McpServer({ name: "s", version: "1" }), options)).toThrow(McpSearchError);
+    expect(() => registerDeepResearchTools(new McpServer({ name: "s", version: "1" }), options)).toThrow(/`timeoutMs` must be an integer from 1 to 2147483647/);
+  });
+});
+
+describe("registerDeepResearchTools: maximum input lengths", () => {
+  it.each([
+    ["search", "query", MAX_QUERY_LENGTH, 1024 * 1024],
+    ["fetch", "id", MAX_ID_LENGTH, 100 * 1024],
+    ["fetch", "id", MAX_ID_LENGTH, MAX_ID_LENGTH + 1],
+  ] as const)("%s refuses a %s of %#: names the limit, before any callback runs", async (tool, field, max, length) => {
+    let called = 0;
+    const { client } = await connect({ search: () => (called++, []), fetch: () => (called++, null), resolveId: (raw) => (called++, raw) });
+    const result = await client.callTool({ name: tool, arguments: { [field]: "a".repeat(length) } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(`O campo "${field}" tem ${length} caracteres; o máximo é ${max}.`);
+    expect(called).toBe(0);
+  });
+
+  it("accepts a query and an id of exactly the maximum length", async () => {
+    const { client } = await connect({ search: (query) => [{ id: "q", title: String(query.length), url: "u" }], fetch: (id) => ({ id, title: "T", text: "x", url: "u" }) });
+    const searched = await client.callTool({ name: "search", arguments: { query: "a".repeat(MAX_QUERY_LENGTH) } });
+    expect(searched.structuredContent).toStrictEqual({ results: [{ id: "q", title: String(MAX_QUERY_LENGTH), url: "u" }] });
+    const read = await client.callTool({ name: "fetch", arguments: { id: "i".repeat(MAX_ID_LENGTH) } });
+    expect(read.isError).toBeUndefined();
+  });
+
+  it("publishes both limits as maxLength in tools/list", async () => {
+    const { client } = await connect();
+    const [search, fetch] = (await client.listTools()).tools;
+    expect(search?.inputSchema.properties?.["query"]).toMatchObject({ maxLength: MAX_QUERY_LENGTH });
+    expect(fetch?.inputSchema.properties?.["id"]).toMatchObject({ maxLength: MAX_ID_LENGTH });
+  });
+});

@@ -1,0 +1,239 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_LIMIT,
+  McpSearchError,
+  createIndex,
+  normalizeText,
+  rankEntries,
+  tokenize,
+  type IndexEntry,
+  type SearchOptions,
+} from "../../src/index.js";
+
+/** The rule, read literally: score every entry, drop zeros, stable sort. Returns the scores too. */
+function plainScan(entries: readonly IndexEntry[], query: string): { id: string; title: string; url: string; score: number }[] {
+  const tokens = tokenize(query);
+  const phrase = normalizeText(query);
+  if (tokens.length === 0) return [];
+  return entries
+    .map(({ id, title, url, keywords = [], text = "" }) => {
+      const fields: [number, string[]][] = [[10, tokenize(id)], [3, tokenize(title)], [2, keywords.flatMap(tokenize)], [1, tokenize(text)]];
+      let score = 0;
+      for (const token of tokens) {
+        let sum = 0;
+        for (const [weight, words] of fields) {
+          const exact = words.includes(token) || (weight === 10 && normalizeText(id) === token);
+          const prefix = token.length >= 3 && words.some((word) => word.startsWith(token));
+          sum += weight * (exact ? 1 : prefix ? 0.5 : 0);
+        }
+        if (sum > 0) score += sum + 10;
+      }
+      if (phrase.length >= 3 && normalizeText(title).includes(phrase)) score += 5;
+      return { id, title, url, score };
+    })
+    .filter((hit) => hit.score > 0)
+    .sort((a, b) => b.score - a.score); // Array.prototype.sort is stable: ties keep collection order
+}
+
+function plainSearch(entries: readonly IndexEntry[], query: string, options?: SearchOptions) {
+  const limit = Math.max(0, Math.floor(options?.limit ?? 10));
+  return plainScan(entries, query)
+    .slice(0, Number.isNaN(limit) ? 0 : limit)
+    .map(({ id, title, url }) => ({ id, title, url }));
+}
+
+const entry = (id: string, title: string, extra: Partial<IndexEntry> = {}): IndexEntry => ({
+  id,
+  title,
+  url: `https://example.org/${id}`,
+  ...extra,
+});
+
+describe("normalizeText", () => {
+  it.each([
+    ["População", "populacao"],
+    ["  Produção   de\tSOJA \n", "producao de soja"],
+    ["São Paulo (SP)", "sao paulo (sp)"],
+    ["Ação—Çedilha", "acao—cedilha"],
+    ["", ""],
+  ])("normalizes %j to %j", (input, expected) => {
+    expect(normalizeText(input)).toBe(expected);
+  });
+
+  it("is idempotent", () => {
+    fc.assert(fc.property(fc.string({ unit: "grapheme" }), (text) => normalizeText(normalizeText(text)) === normalizeText(text)));
+  });
+});
+
+describe("tokenize", () => {
+  it.each([
+    ["Produção de soja e de milho no Paraná", ["producao", "soja", "milho", "parana"]],
+    ["PIB a preços de 2010", ["pib", "precos", "2010"]],
+    ["sidra:6579", ["sidra", "6579"]],
+    ["The price of oil in Brazil and for the USA by sea", ["price", "oil", "brazil", "usa", "sea"]],
+    ["soja, SOJA; Soja", ["soja"]],
+    ["a o as os um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou", []],
+    ["x y 1 2 ab", ["ab"]],
+    ["", []],
+  ])("tokenizes %j to %j", (input, expected) => {
+    expect(tokenize(input)).toStrictEqual(expected);
+  });
+
+  it("keeps distinct [a-z0-9]{2,} tokens only", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), (text) => {
+        const tokens = tokenize(text);
+        return tokens.every((token) => /^[a-z0-9]{2,}$/.test(token)) && new Set(tokens).size === tokens.length;
+      }),
+    );
+  });
+});
+
+// The worked example of README "How ranking works": these scores are quoted there.
+const README_ENTRIES: IndexEntry[] = [
+  entry("sidra:1612", "Produção agrícola municipal: lavouras temporárias", { keywords: ["soja", "milho"] }),
+  entry("cnae:0115600", "Cultivo de soja"),
+  entry("soja", "Soja em grão: série histórica", { text: "Produção anual de soja" }),
+  entry("cnae:1041400", "Fabricação de óleos vegetais, exceto óleo de milho", { text: "inclui óleo de soja" }),
+  entry("ibge:pam-soja", "Produção de soja por município"),
+];
+
+describe("createIndex", () => {
+  it("scores the README's worked example as documented", () => {
+    expect(plainScan(README_ENTRIES, "produção de soja").map(({ id, score }) => [id, score])).toStrictEqual([
+      ["ibge:pam-soja", 41],
+      ["soja", 35],
+      ["sidra:1612", 25],
+      ["cnae:0115600", 13],
+      ["cnae:1041400", 11],
+    ]);
+    expect(createIndex(README_ENTRIES).search("produção de soja").map(({ id }) => id)).toStrictEqual([
+      "ibge:pam-soja",
+      "soja",
+      "sidra:1612",
+      "cnae:0115600",
+      "cnae:1041400",
+    ]);
+  });
+
+  it.each<[string, IndexEntry[], string, string[]]>([
+    ["ranks an id match above a title match", [entry("a", "Soja"), entry("soja", "Outro")], "soja", ["soja", "a"]],
+    ["ranks a title match above a keyword match", [entry("a", "x", { keywords: ["milho"] }), entry("b", "milho")], "milho", ["b", "a"]],
+    ["ranks a keyword match above a text match", [entry("a", "x", { text: "milho" }), entry("b", "y", { keywords: ["milho"] })], "milho", ["b", "a"]],
+    ["ranks an exact match above a prefix match", [entry("a", "Sojas"), entry("b", "Soja")], "soja", ["b", "a"]],
+    ["matches a prefix from 3 characters on", [entry("a", "Paraná")], "par", ["a"]],
+    ["ignores a 2-character prefix", [entry("a", "Paraná")], "pa", []],
+    ["ranks two covered tokens above one strong one", [entry("soja", "x"), entry("b", "soja milho")], "soja milho", ["b", "soja"]],
+    ["matches the whole normalised id", [entry("6579", "Tabela"), entry("sidra:6579", "Tabela")], "6579", ["6579", "sidra:6579"]],
+    ["ignores accents and case", [entry("a", "PRODUÇÃO")], "producao", ["a"]],
+    ["keeps the collection's order on ties", [entry("c", "soja"), entry("a", "soja"), entry("b", "soja")], "soja", ["c", "a", "b"]],
+    ["adds the phrase bonus with no token hit", [entry("a", "Sojas"), entry("b", "Cultivo de soja")], "oja", ["a", "b"]],
+    ["finds a phrase inside a stopword of the title", [entry("a", "Máquinas para lavoura"), entry("b", "Nada")], "par", ["a"]],
+    ["finds a phrase ending inside a stopword of the title", [entry("a", "Máquinas (para lavoura)")], "s (par", ["a"]],
+    ["returns nothing for an empty query", [entry("a", "Soja")], "   ", []],
+    ["returns nothing for stopwords only", [entry("a", "de soja")], "de a para", []],
+    ["returns nothing without a match", [entry("a", "Soja")], "trigo", []],
+    ["ranks in an empty collection", [], "soja", []],
+  ])("%s", (_name, entries, query, ids) => {
+    expect(createIndex(entries).search(query).map(({ id }) => id)).toStrictEqual(ids);
+  });
+
+  it("returns { id, title, url } only", () => {
+    const index = createIndex([entry("a", "Soja", { keywords: ["grão"], text: "texto" })]);
+    expect(index.search("soja")).toStrictEqual([{ id: "a", title: "Soja", url: "https://example.org/a" }]);
+    expect(index.size).toBe(1);
+  });
+
+  it.each<[SearchOptions | undefined, number]>([
+    [undefined, DEFAULT_LIMIT],
+    [{}, 10],
+    [{ limit: 3 }, 3],
+    [{ limit: 2.9 }, 2],
+    [{ limit: 0 }, 0],
+    [{ limit: -5 }, 0],
+    [{ limit: Number.NaN }, 0],
+    [{ limit: Number.POSITIVE_INFINITY }, 25],
+  ])("applies the limit %j", (options, count) => {
+    const entries = Array.from({ length: 25 }, (_, i) => entry(`e${i}`, `Soja ${i}`));
+    expect(createIndex(entries).search("soja", options)).toHaveLength(count);
+  });
+
+  it("throws McpSearchError naming a duplicate id", () => {
+    const build = () => createIndex([entry("a", "A"), entry("sidra:1", "B"), entry("sidra:1", "C")]);
+    expect(build).toThrow(McpSearchError);
+    expect(build).toThrow('Duplicate id "sidra:1" in the index (entries 1 and 2)');
+  });
+
+  it("throws McpSearchError naming an entry without a string field", () => {
+    const broken = [entry("a", "A"), { id: "b", url: "https://x" } as unknown as IndexEntry];
+    expect(() => createIndex(broken)).toThrow(/Index entry 1 has no string "title"/);
+  });
+
+  it("copies what it needs: later changes to the input do not reach the index", () => {
+    const keywords = ["milho"];
+    const entries: IndexEntry[] = [entry("a", "Soja", { keywords })];
+    const index = createIndex(entries);
+    const before = index.search("soja milho");
+    (entries[0] as { title: string }).title = "Trigo";
+    keywords.push("trigo");
+    entries.push(entry("b", "Soja"));
+    expect(index.search("soja milho")).toStrictEqual(before);
+    expect(index.search("trigo")).toStrictEqual([]);
+    expect(index.size).toBe(1);
+  });
+
+  it("returns the same results on every call", () => {
+    const index = createIndex(README_ENTRIES);
+    const first = index.search("soja milho", { limit: 3 });
+    expect(index.search("óleo")).not.toStrictEqual(first);
+    expect(index.search("soja milho", { limit: 3 })).toStrictEqual(first);
+    expect(createIndex(README_ENTRIES).search("soja milho", { limit: 3 })).toStrictEqual(first);
+  });
+
+  // Words chosen to collide: prefixes (soj/soja/sojas), infixes (oja, ana/santana), stopwords
+  // holding non-stopwords (para/par, uma/ma), accents, digits, ids equal to a token.
+  const WORDS = ["soja", "Sojas", "soj", "oja", "milho", "mil", "Produção", "producao", "Paraná", "para", "par",
+    "uma", "ma", "de", "e", "a", "the", "2010", "6579", "sidra", "ana", "Santana", "pr", "x"];
+  const SEPARATORS = [" ", " ", " - ", ", ", ":", "(", ")", "—"];
+  const phrase = (max: number) =>
+    fc.array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...SEPARATORS)), { maxLength: max })
+      .map((parts) => parts.map(([word, separator]) => word + separator).join(""));
+  const entries = fc.uniqueArray(
+    fc.record({
+      id: fc.oneof(fc.constantFrom(...WORDS), phrase(2), fc.nat(30).map(String)),
+      title: phrase(5),
+      url: fc.constant("https://example.org"),
+      keywords: fc.option(fc.array(phrase(2), { maxLength: 2 }), { nil: undefined }),
+      text: fc.option(phrase(4), { nil: undefined }),
+    }).map(({ keywords, text, ...rest }) => ({ ...rest, ...(keywords && { keywords }), ...(text !== undefined && { text }) })),
+    { selector: (e) => e.id, maxLength: 30 },
+  );
+  const slices = fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 2, max: 8 })), { maxLength: 4 });
+  const queries = fc.oneof(phrase(3), fc.constantFrom(...WORDS), fc.string({ maxLength: 6 }));
+
+  it("returns exactly what a plain scan of the rule returns, at every limit", () => {
+    fc.assert(
+      fc.property(entries, fc.array(queries, { minLength: 1, maxLength: 5 }), slices, (collection, typed, cuts) => {
+        const index = createIndex(collection);
+        // Slices of real titles: the phrase bonus often lands where no token matches.
+        const sliced = cuts.map(([which, from, length]) => collection[which % (collection.length || 1)]?.title.substr(from % 12, length) ?? "");
+        for (const query of [...typed, ...sliced]) {
+          for (const limit of [undefined, 0, 1, 2, 3.5, 7, 1000]) {
+            const options = limit === undefined ? undefined : { limit };
+            expect(index.search(query, options)).toStrictEqual(plainSearch(collection, query, options));
+          }
+          expect(rankEntries(collection, query)).toStrictEqual(index.search(query));
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe("rankEntries", () => {
+  it("is createIndex(entries).search(query, options)", () => {
+    expect(rankEntries(README_ENTRIES, "milho", { limit: 1 })).toStrictEqual(createIndex(README_ENTRIES).search("milho", { limit: 1 }));
+    expect(rankEntries(README_ENTRIES, "milho", { limit: 1 })).toHaveLength(1);
+  });
+});
