@@ -162,14 +162,42 @@ interface IndexData {
   readonly tokenTouched: Int32Array;
 }
 
+/**
+ * Throws `McpSearchError` naming the entry's index and field: an id, title or url that is not a
+ * string, an empty id, `keywords` that is not an array (a string would be read one character at
+ * a time), a keyword that is not a string, or a `text` that is not a string.
+ */
+function checkEntry(entry: IndexEntry, i: number): void {
+  for (const field of ["id", "title", "url"] as const) {
+    if (typeof entry?.[field] !== "string") throw new McpSearchError(`Index entry ${i} has no string "${field}": every entry needs an id, a title and a url.`);
+  }
+  if (entry.id === "") throw new McpSearchError(`Index entry ${i} has an empty "id": an id must name one document.`);
+  const { keywords, text } = entry as { keywords?: unknown; text?: unknown };
+  if (keywords !== undefined) {
+    if (!Array.isArray(keywords)) {
+      throw new McpSearchError(`Index entry ${i} has "keywords" of type ${describeType(keywords)}: it must be an array of strings.`);
+    }
+    keywords.forEach((keyword: unknown, k) => {
+      if (typeof keyword !== "string") {
+        throw new McpSearchError(`Index entry ${i} has "keywords[${k}]" of type ${describeType(keyword)}: every keyword must be a string.`);
+      }
+    });
+  }
+  if (text !== undefined && typeof text !== "string") {
+    throw new McpSearchError(`Index entry ${i} has "text" of type ${describeType(text)}: it must be a string when given.`);
+  }
+}
+
+function describeType(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+}
+
 function buildIndexData(entries: readonly IndexEntry[]): IndexData {
   const seen = new Map<string, number>();
   const builder = new PostingsBuilder();
   const ids: string[] = [], titles: string[] = [], urls: string[] = [];
   entries.forEach((entry, i) => {
-    for (const field of ["id", "title", "url"] as const) {
-      if (typeof entry?.[field] !== "string") throw new McpSearchError(`Index entry ${i} has no string "${field}": every entry needs an id, a title and a url.`);
-    }
+    checkEntry(entry, i);
     const first = seen.get(entry.id);
     if (first !== undefined) {
       throw new McpSearchError(`Duplicate id ${JSON.stringify(entry.id)} in the index (entries ${first} and ${i}): an id must resolve to one document.`);
@@ -287,8 +315,10 @@ function searchIndex(data: IndexData, query: string, options?: SearchOptions): S
 
 /**
  * Builds the index once: tokens, postings and a sorted term dictionary. The entries are copied,
- * so a later change to the caller's array cannot corrupt the index. Throws `McpSearchError`
- * naming any id that appears twice, or an entry without a string id, title or url.
+ * so a later change to the caller's array cannot corrupt the index. The build is linear in the
+ * characters of the entries, whatever the titles hold. Throws `McpSearchError` naming the entry
+ * and the field: an id that appears twice, an id, title or url that is not a string, an empty
+ * id, `keywords` that is not an array of strings, or a `text` that is not a string.
  *
  * @example
  * const index = createIndex([

@@ -194,6 +194,19 @@ describe("createIndex", () => {
     expect(() => createIndex(broken)).toThrow(/Index entry 1 has no string "title"/);
   });
 
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    ["a text that is not a string", { text: 42 }, /^Index entry 1 has "text" of type number/],
+    ["a null text", { text: null }, /^Index entry 1 has "text" of type null/],
+    ["a keyword that is not a string", { keywords: ["soja", 7] }, /^Index entry 1 has "keywords\[1\]" of type number/],
+    ["keywords given as a string", { keywords: "soja" }, /^Index entry 1 has "keywords" of type string: it must be an array of strings/],
+    ["keywords given as an object", { keywords: { 0: "soja" } }, /^Index entry 1 has "keywords" of type object/],
+    ["an empty id", { id: "" }, /^Index entry 1 has an empty "id"/],
+  ])("throws McpSearchError naming the entry and the field for %s", (_name, fields, message) => {
+    const broken = [entry("a", "A"), { ...entry("b", "B"), ...fields } as unknown as IndexEntry];
+    expect(() => createIndex(broken)).toThrow(McpSearchError);
+    expect(() => createIndex(broken)).toThrow(message);
+  });
+
   it("copies what it needs: later changes to the input do not reach the index", () => {
     const keywords = ["milho"];
     const entries: IndexEntry[] = [entry("a", "Soja", { keywords })];
@@ -225,7 +238,7 @@ describe("createIndex", () => {
       .map((parts) => parts.map(([word, separator]) => word + separator).join(""));
   const entries = fc.uniqueArray(
     fc.record({
-      id: fc.oneof(fc.constantFrom(...WORDS), phrase(2), fc.nat(30).map(String)),
+      id: fc.oneof(fc.constantFrom(...WORDS), phrase(2).filter((id) => id !== ""), fc.nat(30).map(String)),
       title: phrase(5),
       url: fc.constant("https://example.org"),
       keywords: fc.option(fc.array(phrase(2), { maxLength: 2 }), { nil: undefined }),
