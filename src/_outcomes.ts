@@ -61,9 +61,11 @@ export function notFound(context: OutcomeContext, raw: string): Settled {
  * The envelope of a checked reply, after the last checks the SDK would otherwise make with its
  * own words: everything converts to JSON, and `structuredContent` meets the published output
  * schema — declared extras are valid, and no extra is undeclared (the published schema is
- * closed, so a validating client would reject it). `_meta` is never checked. A reply with
- * neither an extended schema nor structured extras skips the schema pass: its contract object
- * was already checked field by field.
+ * closed, so a validating client would reject it). `_meta` is only checked to convert to JSON
+ * (a key whose getter or conversion throws is named: `extras.structured.provenance`). A reply
+ * over `MAX_REPLY_CHARS`, or too large for JavaScript to serialise, is refused naming its size.
+ * A reply with neither an extended schema nor structured extras skips the schema pass: its
+ * contract object was already checked field by field.
  */
 export function envelop(
   context: OutcomeContext,
