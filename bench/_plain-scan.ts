@@ -31,16 +31,23 @@ export function createPlainScan(entries: readonly IndexEntry[]): { search(query:
       if (tokens.length === 0) return [];
       const hits: { entry: ScannedEntry; score: number }[] = [];
       for (const entry of scanned) {
-        let score = 0;
+        // Per query token, the weighted field hits; the entry covers the token when they sum above 0.
+        let weighted = 0;
+        let covered = 0;
         for (const token of tokens) {
           let sum = 0;
           for (const [weight, words] of entry.fields) {
             if (words.includes(token) || (weight === 10 && entry.normalizedId === token)) sum += weight;
             else if (token.length >= 3 && words.some((word) => word.startsWith(token))) sum += weight / 2;
           }
-          if (sum > 0) score += sum + 10;
+          if (sum > 0) {
+            weighted += sum;
+            covered += 1;
+          }
         }
-        if (phrase.length >= 3 && entry.normalizedTitle.includes(phrase)) score += 5;
+        let score = weighted + 10 * covered;
+        // The phrase bonus only adds to an entry that already covers a token.
+        if (covered > 0 && phrase.length >= 3 && entry.normalizedTitle.includes(phrase)) score += 5;
         if (score > 0) hits.push({ entry, score });
       }
       return hits.sort((a, b) => b.score - a.score).slice(0, limit).map(({ entry }) => entry.result);

@@ -3,7 +3,9 @@
  * to 10k and 100k entries (bench/_corpora.ts). vitest's hz covers the whole query set per
  * iteration; build time, heap after build and per-query p50/p99 are measured in `beforeAll` and
  * printed as a table with ratios to MiniSearch. The setup throws if createIndex and the plain
- * scan disagree on any query. Run: `npm run bench` (the script passes --expose-gc).
+ * scan disagree on any query. A last case builds an index over one 1 MB title with no separator,
+ * the input that once made the build super-linear. Run: `npm run bench` (the script passes
+ * --expose-gc).
  */
 import { Document, Resolver } from "flexsearch";
 import MiniSearch from "minisearch";
@@ -161,3 +163,14 @@ for (const [language, size] of CASES) {
     }
   });
 }
+
+// A title of 1 MB with no separator: the build is linear in characters (it once stored and
+// sorted every suffix of every title run, 7-20 s for this input with the event loop blocked).
+describe("pathological title", () => {
+  const MB = 1024 * 1024;
+  const entries: IndexEntry[] = [{ id: "long", title: "a".repeat(MB), url: "https://example.org/long" }];
+  bench("createIndex, one 1 MB title with no separator", () => {
+    const index = createIndex(entries);
+    if (index.search("aaa").length !== 1) throw new Error("the 1 MB title was not found by its prefix");
+  }, { time: 300, iterations: 5, warmupIterations: 1 });
+});

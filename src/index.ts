@@ -44,7 +44,7 @@ export { deepResearchError, deepResearchResult } from "./envelope.js";
 export type { DeepResearchErrorResult, DeepResearchResult, EnvelopeExtras, TextBlock } from "./envelope.js";
 
 // Factory
-export { CLASSE_DO_ERRO, DEFAULT_TIMEOUT_MS, registerDeepResearchTools } from "./factory/register.js";
+export { CLASSE_DO_ERRO, DEFAULT_TIMEOUT_MS, MAX_REPLY_CHARS, registerDeepResearchTools } from "./factory/register.js";
 export type {
   DeepResearchTools,
   DeepResearchToolsOptions,

@@ -1,8 +1,9 @@
 /**
  * Regex safety, as a guard and not a timing: pathological strings (1 MB, and the attack strings
  * that made the old patterns quadratic) go through every public function that runs a regular
- * expression, in a worker against the BUILT package. The bound is generous (20 s for work that
- * takes well under a second when linear); a quadratic pattern at these sizes takes minutes.
+ * expression, and through createIndex with 1 MB titles that hold no separator, in a worker
+ * against the BUILT package. The bound is generous (20 s for work that takes well under a second
+ * when linear); a quadratic pattern at these sizes takes minutes.
  * The static check of every pattern in src/ is `npm run lint:regexp` (eslint-plugin-regexp),
  * part of `npm test`.
  */
@@ -24,6 +25,10 @@ Promise.all([import(${JSON.stringify(new URL("../dist/index.js", import.meta.url
   const index = lib.createIndex([{ id: "a", title: "População", url: "https://x/a", text: "x".repeat(MB) }]);
   out.search = index.search("popula" + "cao ".repeat(MB / 4)).length;
   out.searchOneWord = index.search("a".repeat(MB)).length;
+  // Titles of 1 MB with no separator: the build must stay linear in characters (it once stored
+  // and sorted every suffix of every title run, seconds per title).
+  const titles = lib.createIndex(["a", "b", "c", "d"].map((letter) => ({ id: letter, title: letter.repeat(MB), url: "https://x/" + letter })));
+  out.longTitles = [titles.search("bbb").length, titles.search("c".repeat(MB)).length, titles.search("bbbx").length];
   const vocab = lib.createVocabulary({ sourceName: "o IBGE", entries: [{ asked: "renda", source: ["rendimento"] }] });
   const text = vocab.normalize("xrenda-".repeat(MB / 7) + " rendimentos");
   out.vocabulary = vocab.matchesQuery(text, vocab.expandQuery("renda"));
@@ -73,6 +78,7 @@ describe("regex safety", () => {
       tokenize: 1,
       search: 1,
       searchOneWord: 0,
+      longTitles: [1, 1, 0],
       vocabulary: true, // only at the start of "rendimentos", never inside "xrenda"
       vocabularyLongQuery: false,
       llms: 2, // the balanced "()()…" URL is read whole; the unclosed "((…" one is not a link

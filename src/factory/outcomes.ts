@@ -15,7 +15,7 @@ import {
 import type { LocaleTexts } from "../locales/index.js";
 import type { DeepResearchToolsOptions } from "./register.js";
 import { formatPath, type ReplyProblem } from "./replies.js";
-import { classifyFailure, messageOf } from "./telemetry.js";
+import { classifyFailure, messageOf, readMessage } from "./telemetry.js";
 
 /** The key of the registered symbol `CLASSE_DO_ERRO` (`Symbol.for` returns the same symbol). */
 export const CLASSE_KEY = "br.com.sidneybissoli.mcp/classe-do-erro";
@@ -61,9 +61,11 @@ export function notFound(context: OutcomeContext, raw: string): Settled {
  * The envelope of a checked reply, after the last checks the SDK would otherwise make with its
  * own words: everything converts to JSON, and `structuredContent` meets the published output
  * schema — declared extras are valid, and no extra is undeclared (the published schema is
- * closed, so a validating client would reject it). `_meta` is never checked. A reply with
- * neither an extended schema nor structured extras skips the schema pass: its contract object
- * was already checked field by field.
+ * closed, so a validating client would reject it). `_meta` is only checked to convert to JSON
+ * (a key whose getter or conversion throws is named: `extras.structured.provenance`). A reply
+ * over `MAX_REPLY_CHARS`, or too large for JavaScript to serialise, is refused naming its size.
+ * A reply with neither an extended schema nor structured extras skips the schema pass: its
+ * contract object was already checked field by field.
  */
 export function envelop(
   context: OutcomeContext,
@@ -72,19 +74,17 @@ export function envelop(
   extras: EnvelopeExtras | undefined,
 ): Settled {
   let result: DeepResearchResult<object>;
+  let extrasJson = "";
   try {
     result = deepResearchResult(object, extras);
+    if (extras !== undefined) extrasJson = JSON.stringify(extras);
   } catch (error) {
-    // Only fetch's `metadata` can hold a value JSON refuses: every other contract field is a string.
-    return badReply(context, tool, { kind: "json", path: "metadata", detail: messageOf(error) });
+    return badReply(context, tool, locateJsonProblem(object, extras, error));
   }
-  if (extras !== undefined) {
-    try {
-      JSON.stringify(extras);
-    } catch (error) {
-      return badReply(context, tool, { kind: "json", path: "extras", detail: messageOf(error) });
-    }
-  }
+  // The text block, then structuredContent (the same object again) and the extras: the SDK can
+  // serialise anything under the cap, escapes included, far below JavaScript's string limit.
+  const size = result.content[0].text.length + extrasJson.length;
+  if (size > MAX_REPLY_CHARS) return badReply(context, tool, { kind: "tooLarge", path: "", size, limit: MAX_REPLY_CHARS });
   // The contract object was checked field by field before it got here; the schema has more to
   // say only when the server extended it or attached structured extras.
   const structured = extras?.structured;
@@ -101,6 +101,60 @@ export function envelop(
     return badReply(context, tool, { kind: "undeclared", path: `${fromExtras ? "extras.structured." : ""}${formatPath(dropped)}` });
   }
   return { result, classe: "" };
+}
+
+/**
+ * The most UTF-16 code units a reply may serialise to: the text block (the contract object's
+ * compact JSON) plus the compact JSON of its extras. 50 MiB.
+ */
+export const MAX_REPLY_CHARS = 50 * 1024 * 1024;
+
+/** V8's error for a string past its length limit, thrown by `JSON.stringify` on a huge value. */
+function isStringLengthError(error: unknown): boolean {
+  return error instanceof RangeError && /string length/i.test(messageOf(error));
+}
+
+/**
+ * Which part of a reply JSON refused, and why: the contract object (only fetch's `metadata` can
+ * hold a value JSON refuses: every other contract field is a string), else the first key of
+ * `extras.structured` or `extras.meta` whose getter or conversion throws. A string past
+ * JavaScript's length limit is a reply too large, wherever it is.
+ */
+function locateJsonProblem(object: object, extras: EnvelopeExtras | undefined, error: unknown): ReplyProblem {
+  if (isStringLengthError(error)) return { kind: "tooLarge", path: "", size: null, limit: MAX_REPLY_CHARS };
+  const refused = (value: () => unknown): unknown => {
+    try {
+      JSON.stringify(value());
+      return undefined;
+    } catch (cause) {
+      return cause ?? error;
+    }
+  };
+  const problem = (path: string, cause: unknown): ReplyProblem =>
+    isStringLengthError(cause)
+      ? { kind: "tooLarge", path: "", size: null, limit: MAX_REPLY_CHARS }
+      : { kind: "json", path, detail: messageOf(cause) };
+  const inObject = refused(() => object);
+  if (inObject !== undefined) return problem("metadata", inObject);
+  for (const part of ["structured", "meta"] as const) {
+    const fields = refusedFields(extras, part);
+    for (const key of fields.keys) {
+      const cause = refused(() => (fields.value as Record<string, unknown>)[key]);
+      if (cause !== undefined) return problem(`extras.${part}.${key}`, cause);
+    }
+    if (fields.cause !== undefined) return problem(`extras.${part}`, fields.cause);
+  }
+  return problem("extras", error);
+}
+
+/** The own enumerable keys of `extras[part]`, or the error reading them threw. */
+function refusedFields(extras: EnvelopeExtras | undefined, part: "structured" | "meta") {
+  try {
+    const value: unknown = extras?.[part];
+    return { value, keys: isRecord(value) ? Object.keys(value) : [], cause: undefined as unknown };
+  } catch (cause) {
+    return { value: undefined, keys: [], cause: cause ?? new Error("") };
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -144,7 +198,12 @@ export function timedOut(context: OutcomeContext, tool: DeepResearchToolName): S
 
 /** A thrown or rejected callback as an error result: message, never a stack; class by type first. */
 export function failure(context: OutcomeContext, tool: DeepResearchToolName, error: unknown): Settled {
-  const text = errorMessage(context, tool, error);
+  let text: string;
+  try {
+    text = errorMessage(context, tool, error);
+  } catch {
+    text = context.texts.tools.error(tool, context.texts.tools.unreadableMessage);
+  }
   const { classifyThrown, classifyError } = context.options;
   const { classe, byType } = classifyFailure(error, text, classifyThrown, classifyError);
   const result = deepResearchError(text);
@@ -161,7 +220,7 @@ function errorMessage(context: OutcomeContext, tool: DeepResearchToolName, error
       // fall back to the locale's message
     }
   }
-  return context.texts.tools.error(tool, messageOf(error));
+  return context.texts.tools.error(tool, readMessage(error) ?? context.texts.tools.unreadableMessage);
 }
 
 function withClasse(result: DeepResearchErrorResult, classe: string): DeepResearchErrorResult {

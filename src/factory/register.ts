@@ -34,6 +34,7 @@ import {
   type OutcomeContext,
   type Settled,
   type ToolResult,
+  MAX_REPLY_CHARS as REPLY_CAP,
 } from "./outcomes.js";
 
 /**
@@ -45,6 +46,17 @@ import {
  */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+
+/**
+ * The most UTF-16 code units of JSON a reply may carry: its text block (the contract object's
+ * compact JSON) plus the compact JSON of its extras, 50 MiB. A reply above it, or one too large
+ * for JavaScript to serialise at all, is answered with an `isError` naming its size and the cap
+ * (classe `resposta_invalida`), never with silence.
+ *
+ * @example
+ * const room = MAX_REPLY_CHARS - JSON.stringify(document).length; // characters left for extras
+ */
+export const MAX_REPLY_CHARS: number = REPLY_CAP;
 
 /**
  * Where `classe` is attached, non-enumerable, to an error result whose class was decided by
@@ -83,7 +95,11 @@ export type FetchReply =
 
 /**
  * What telemetry learns of one call: the sorted, comma-joined NAMES of its arguments (capped at
- * 200 characters; values never reach telemetry) and the class of its failure, `""` on success.
+ * 200 characters; values never reach telemetry) and a class. `classe` is always `""` on
+ * `tool_call`, since the call's shape is recorded before its class is known. On `tool_error` it
+ * is `""` unless `classifyError` is given; then the class decided by type wins (an unknown id,
+ * a reply outside the contract, a timeout, an error's own `classe`, `classifyThrown`), and
+ * otherwise it is `classifyError(first text block of the error)`.
  *
  * @example
  * const shape: UsageShape = { params: "id", classe: "nao_encontrado" };
@@ -102,9 +118,11 @@ export interface UsageShape {
 export type UsageKind = "tool_call" | "tool_error";
 
 /**
- * The telemetry hook, called after the callback settles: once with `"tool_call"`, then once
- * more with `"tool_error"` (same shape) when the result is an error. A recorder that throws is
- * ignored; the result still reaches the client.
+ * The telemetry hook, called after the callback settles: once with `"tool_call"` (`classe`
+ * always `""`), then once more with `"tool_error"` when the result is an error (see
+ * {@link UsageShape} for its `classe`). A callback that throws anything at all, even an error
+ * whose message cannot be read, still gets its `tool_error`. A recorder that throws is ignored;
+ * the result still reaches the client.
  *
  * @example
  * const record: UsageRecorder = (kind, tool, { params, classe }) => {
@@ -173,7 +191,12 @@ export interface DeepResearchToolsOptions {
   readonly extendOutputSchema?: (schema: z.ZodObject) => z.ZodObject;
   /** The telemetry hook. @default undefined (no telemetry) */
   readonly record?: UsageRecorder;
-  /** Classes an error result by its final message. @default undefined */
+  /**
+   * Classes an error result by its final message, for `tool_error` telemetry. Without it,
+   * `tool_error` records `classe: ""`, even when the class is known by type (which still goes
+   * on the result under `CLASSE_DO_ERRO`).
+   * @default undefined
+   */
   readonly classifyError?: (message: string) => string | undefined;
   /** Classes a thrown error by its type, before `classifyError`. @default undefined */
   readonly classifyThrown?: (error: unknown) => string | undefined;
@@ -309,14 +332,20 @@ async function settle(
   return settled.result;
 }
 
+/**
+ * `tool_call` with `classe: ""` on every call, then `tool_error` on an error result. Its class is
+ * `""` unless `classifyError` is given; then the class decided by type wins, and otherwise the
+ * one `classifyError` gave the message (both already in `settled.classe`).
+ */
 function record(context: Context, tool: DeepResearchToolName, args: unknown, settled: Settled): void {
   const recorder = context.options.record;
   if (recorder === undefined) return;
-  const shape: UsageShape = { params: describeParams(args), classe: settled.classe };
+  const params = describeParams(args);
   const isError = "isError" in settled.result;
+  const classe = context.options.classifyError === undefined ? "" : settled.classe;
   try {
-    recorder("tool_call", tool, shape);
-    if (isError) recorder("tool_error", tool, shape);
+    recorder("tool_call", tool, { params, classe: "" });
+    if (isError) recorder("tool_error", tool, { params, classe });
   } catch {
     // telemetry must never change what the client receives
   }

@@ -58,13 +58,25 @@ function askClassifier<T>(classifier: ((input: T) => string | undefined) | undef
   }
 }
 
-/** The message of anything thrown, without its stack. */
-export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === "string") return error;
+/**
+ * The message of anything thrown, without its stack, or `undefined` when it cannot be read: a
+ * `message` getter that throws, a revoked Proxy, an object whose conversion to a string throws.
+ * A non-string `message` (a Symbol) is converted with `String`. Never throws.
+ */
+export function readMessage(error: unknown): string | undefined {
   try {
+    if (typeof error === "string") return error;
+    if (error instanceof Error) {
+      const message: unknown = error.message;
+      return typeof message === "string" ? message : String(message);
+    }
     return String(error);
   } catch {
-    return "";
+    return undefined;
   }
+}
+
+/** The message of anything thrown, without its stack; `""` when it cannot be read. Never throws. */
+export function messageOf(error: unknown): string {
+  return readMessage(error) ?? "";
 }

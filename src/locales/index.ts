@@ -51,6 +51,8 @@ export interface ToolTexts {
   readonly notFound: (id: string) => string;
   /** A callback that threw; names the tool and carries the error's message. */
   readonly error: (tool: string, message: string) => string;
+  /** Stands for the message of an error that could not be read (a revoked Proxy, a throwing getter). */
+  readonly unreadableMessage: string;
   /** A callback's reply outside the contract; names the tool, the field and its position. */
   readonly badReply: (tool: string, problem: ReplyProblem) => string;
   /** A callback that outlived `timeoutMs`; names the tool and the limit. */
@@ -129,6 +131,10 @@ function describeProblemPt(problem: ReplyProblem): string {
       return `${where} é inválido (${problem.detail})`;
     case "undeclared":
       return `${where} não está declarado no esquema de saída; declare-o com extendOutputSchema`;
+    case "tooLarge":
+      return problem.size === null
+        ? `${where} é grande demais para ser serializada em JSON (o limite é de ${problem.limit} caracteres); encurte o texto`
+        : `${where} tem ${problem.size} caracteres em JSON, acima do limite de ${problem.limit}; encurte o texto`;
   }
 }
 
@@ -155,6 +161,10 @@ function describeProblemEn(problem: ReplyProblem): string {
       return `${where} is invalid (${problem.detail})`;
     case "undeclared":
       return `${where} is not declared in the output schema; declare it with extendOutputSchema`;
+    case "tooLarge":
+      return problem.size === null
+        ? `${where} is too large to serialise as JSON (the limit is ${problem.limit} characters); shorten the text`
+        : `${where} is ${problem.size} characters of JSON, over the limit of ${problem.limit}; shorten the text`;
   }
 }
 
@@ -211,6 +221,7 @@ const PT_BR: LocaleTexts = {
     notFound: (id) =>
       `Nenhum documento tem o id ${JSON.stringify(id)}. Use um id devolvido pela ferramenta search.`,
     error: (tool, message) => `A ferramenta ${tool} falhou: ${message}`,
+    unreadableMessage: "(um erro cuja mensagem não pôde ser lida)",
     badReply: (tool, problem) =>
       `A ferramenta ${tool} devolveu uma resposta fora do contrato: ${describeProblemPt(problem)}.`,
     timeout: (tool, timeoutMs) =>
@@ -286,6 +297,7 @@ const EN: LocaleTexts = {
     fetchTitle: "Read a document",
     notFound: (id) => `No document has the id ${JSON.stringify(id)}. Use an id returned by the search tool.`,
     error: (tool, message) => `The ${tool} tool failed: ${message}`,
+    unreadableMessage: "(an error whose message could not be read)",
     badReply: (tool, problem) => `The ${tool} tool returned a reply outside the contract: ${describeProblemEn(problem)}.`,
     timeout: (tool, timeoutMs) => `The ${tool} tool did not answer within its limit of ${timeoutMs} ms; try again later.`,
   },

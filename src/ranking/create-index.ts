@@ -7,7 +7,7 @@ import type { SearchResult } from "../contract/schemas.js";
 import { McpSearchError } from "../errors.js";
 import { createIntentBoost, type IndexIntentOptions } from "../site/intent.js";
 import { normalizeText } from "./normalize.js";
-import { lowerBound, prefixRange, PostingsBuilder, type Postings } from "./postings.js";
+import { lowerBound, PostingsBuilder, type Postings } from "./postings.js";
 import { createResolver } from "./resolve.js";
 
 export { normalizeText };
@@ -148,46 +148,6 @@ const TOKEN_SCORE = new Uint8Array(256).map((_, masks) => {
 const PHRASE_BONUS = 10;
 
 
-/**
- * Finds the titles that may hold the whole query even where no query token matches a title token
- * ("oja" inside "soja", "par" inside the stopword "para"): every title run of 2 or more
- * characters, stopwords included, with each of its suffixes sorted, so "runs containing x" is a
- * prefix range over the suffixes.
- */
-interface TitleRuns {
-  readonly runs: Postings;
-  readonly suffixes: readonly string[];
-  readonly suffixRun: Int32Array;
-}
-
-function buildTitleRuns(normalizedTitles: readonly string[]): TitleRuns {
-  const builder = new PostingsBuilder();
-  normalizedTitles.forEach((title, entry) => {
-    for (const run of title.split(NON_ALPHANUMERIC)) if (run.length >= 2) builder.add(run, entry, TITLE);
-  });
-  const runs = builder.finish();
-  const pairs: [string, number][] = [];
-  runs.terms.forEach((run, id) => {
-    for (let offset = 0; offset <= run.length - 2; offset++) pairs.push([run.slice(offset), id]);
-  });
-  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
-  return { runs, suffixes: pairs.map(([suffix]) => suffix), suffixRun: Int32Array.from(pairs, ([, id]) => id) };
-}
-
-/**
- * True when every title holding `phrase` already matches one of its tokens: a token bounded by
- * separators on both sides is a whole title token, and one bounded on the left with 3 or more
- * characters starts a title token (unless a stopword starts with it, as "par" starts "para").
- */
-function phraseImpliesTokenHit(phrase: string): boolean {
-  const runs = phrase.split(NON_ALPHANUMERIC);
-  return runs.some((run, i) => {
-    if (run.length < 2 || STOPWORDS.has(run) || i === 0) return false;
-    if (i < runs.length - 1) return true;
-    return run.length >= 3 && ![...STOPWORDS].some((word) => word.length > run.length && word.startsWith(run));
-  });
-}
-
 /** Everything a search reads, built once; `score` and the masks are scratch, zero between calls. */
 interface IndexData {
   readonly ids: readonly string[];
@@ -195,7 +155,6 @@ interface IndexData {
   readonly urls: readonly string[];
   readonly normalizedTitles: readonly string[];
   readonly postings: Postings;
-  readonly titleRuns: TitleRuns;
   readonly score: Float64Array;
   readonly exact: Uint8Array;
   readonly prefix: Uint8Array;
@@ -203,14 +162,42 @@ interface IndexData {
   readonly tokenTouched: Int32Array;
 }
 
+/**
+ * Throws `McpSearchError` naming the entry's index and field: an id, title or url that is not a
+ * string, an empty id, `keywords` that is not an array (a string would be read one character at
+ * a time), a keyword that is not a string, or a `text` that is not a string.
+ */
+function checkEntry(entry: IndexEntry, i: number): void {
+  for (const field of ["id", "title", "url"] as const) {
+    if (typeof entry?.[field] !== "string") throw new McpSearchError(`Index entry ${i} has no string "${field}": every entry needs an id, a title and a url.`);
+  }
+  if (entry.id === "") throw new McpSearchError(`Index entry ${i} has an empty "id": an id must name one document.`);
+  const { keywords, text } = entry as { keywords?: unknown; text?: unknown };
+  if (keywords !== undefined) {
+    if (!Array.isArray(keywords)) {
+      throw new McpSearchError(`Index entry ${i} has "keywords" of type ${describeType(keywords)}: it must be an array of strings.`);
+    }
+    keywords.forEach((keyword: unknown, k) => {
+      if (typeof keyword !== "string") {
+        throw new McpSearchError(`Index entry ${i} has "keywords[${k}]" of type ${describeType(keyword)}: every keyword must be a string.`);
+      }
+    });
+  }
+  if (text !== undefined && typeof text !== "string") {
+    throw new McpSearchError(`Index entry ${i} has "text" of type ${describeType(text)}: it must be a string when given.`);
+  }
+}
+
+function describeType(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+}
+
 function buildIndexData(entries: readonly IndexEntry[]): IndexData {
   const seen = new Map<string, number>();
   const builder = new PostingsBuilder();
   const ids: string[] = [], titles: string[] = [], urls: string[] = [];
   entries.forEach((entry, i) => {
-    for (const field of ["id", "title", "url"] as const) {
-      if (typeof entry?.[field] !== "string") throw new McpSearchError(`Index entry ${i} has no string "${field}": every entry needs an id, a title and a url.`);
-    }
+    checkEntry(entry, i);
     const first = seen.get(entry.id);
     if (first !== undefined) {
       throw new McpSearchError(`Duplicate id ${JSON.stringify(entry.id)} in the index (entries ${first} and ${i}): an id must resolve to one document.`);
@@ -230,7 +217,7 @@ function buildIndexData(entries: readonly IndexEntry[]): IndexData {
   const normalizedTitles = titles.map(normalizeText);
   const size = ids.length;
   return {
-    ids, titles, urls, normalizedTitles, postings: builder.finish(), titleRuns: buildTitleRuns(normalizedTitles),
+    ids, titles, urls, normalizedTitles, postings: builder.finish(),
     score: new Float64Array(size), exact: new Uint8Array(size), prefix: new Uint8Array(size),
     touched: new Int32Array(size), tokenTouched: new Int32Array(size),
   };
@@ -264,28 +251,17 @@ function scoreToken(data: IndexData, token: string, touchedCount: number): numbe
   return touchedCount;
 }
 
-/** Adds the phrase bonus to touched entries and to titles holding the phrase with no token hit. */
-function scorePhrase(data: IndexData, phrase: string, touchedCount: number): number {
+/**
+ * Adds the phrase bonus to the entries that already cover a query token and whose normalised
+ * title holds the whole normalised query. The bonus never creates a match on its own: an entry
+ * that covers no token scored 0 and is not touched, whatever its title holds.
+ */
+function scorePhrase(data: IndexData, phrase: string, touchedCount: number): void {
   const { normalizedTitles, score, touched } = data;
   for (let i = 0; i < touchedCount; i++) {
     const e = touched[i]!;
     if (normalizedTitles[e]!.includes(phrase)) score[e]! += PHRASE_BONUS;
   }
-  if (phraseImpliesTokenHit(phrase)) return touchedCount;
-  const { runs, suffixes, suffixRun } = data.titleRuns;
-  const longest = phrase.split(NON_ALPHANUMERIC).reduce((a, b) => (b.length > a.length ? b : a));
-  const [from, to] = prefixRange(suffixes, longest);
-  for (let s = from; s < to; s++) {
-    const run = suffixRun[s]!;
-    for (let p = runs.start[run]!, end = runs.start[run + 1]!; p < end; p++) {
-      const e = runs.entry[p]!;
-      if (score[e] === 0 && normalizedTitles[e]!.includes(phrase)) {
-        score[e] = PHRASE_BONUS;
-        touched[touchedCount++] = e;
-      }
-    }
-  }
-  return touchedCount;
 }
 
 /**
@@ -331,7 +307,7 @@ function searchIndex(data: IndexData, query: string, options?: SearchOptions): S
   let touchedCount = 0;
   for (const token of tokens) touchedCount = scoreToken(data, token, touchedCount);
   const phrase = normalizeText(query);
-  if (phrase.length >= 3) touchedCount = scorePhrase(data, phrase, touchedCount);
+  if (phrase.length >= 3) scorePhrase(data, phrase, touchedCount);
   const results = selectTop(data, touchedCount, limit);
   for (let i = 0; i < touchedCount; i++) data.score[data.touched[i]!] = 0;
   return results;
@@ -339,8 +315,10 @@ function searchIndex(data: IndexData, query: string, options?: SearchOptions): S
 
 /**
  * Builds the index once: tokens, postings and a sorted term dictionary. The entries are copied,
- * so a later change to the caller's array cannot corrupt the index. Throws `McpSearchError`
- * naming any id that appears twice, or an entry without a string id, title or url.
+ * so a later change to the caller's array cannot corrupt the index. The build is linear in the
+ * characters of the entries, whatever the titles hold. Throws `McpSearchError` naming the entry
+ * and the field: an id that appears twice, an id, title or url that is not a string, an empty
+ * id, `keywords` that is not an array of strings, or a `text` that is not a string.
  *
  * @example
  * const index = createIndex([

@@ -69,8 +69,3 @@ export function lowerBound(sorted: readonly string[], key: string): number {
   }
   return low;
 }
-
-/** `[from, to)`: the strings of `sorted` that start with `prefix`. */
-export function prefixRange(sorted: readonly string[], prefix: string): [number, number] {
-  return [lowerBound(sorted, prefix), lowerBound(sorted, prefix + "\uffff")];
-}

@@ -42,7 +42,10 @@ export interface VocabularyOptions {
   readonly locale?: VocabularyLocale;
   /** Who uses the source's words, as the note says it: "o IBGE", "ILOSTAT". */
   readonly sourceName: string;
-  /** The measured pairs. An empty table is a null expansion. @default [] */
+  /**
+   * The measured pairs. An empty table invents no synonym; singulars still apply (with any
+   * table, "hospitais" also reaches "hospital"). @default []
+   */
   readonly entries?: readonly VocabularyEntry[];
   /** More words to keep out of the AND, on top of the locale's. @default [] */
   readonly extraStopwords?: readonly string[];
@@ -297,7 +300,6 @@ export function createVocabulary(options: VocabularyOptions): Vocabulary {
 
   function expand(term: string): ExpandedTerm {
     if (term === "") return { term, patterns: [], translated: false };
-    if (table.sources.size === 0) return { term, patterns: [term], translated: false };
     const one = singular(term);
     const own = table.sources.get(term);
     const ofSingular = table.sources.get(one);

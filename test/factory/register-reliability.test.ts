@@ -12,6 +12,7 @@ import { z } from "zod";
 import {
   CLASSE_DO_ERRO,
   DEFAULT_TIMEOUT_MS,
+  MAX_REPLY_CHARS,
   MAX_ID_LENGTH,
   MAX_QUERY_LENGTH,
   McpSearchError,
@@ -41,7 +42,9 @@ describe("registerDeepResearchTools: search replies outside the contract", () =>
     ["a numeric id", [{ id: 7, title: "X", url: "u" }], "results[0].id deve ser texto (recebido: number)"],
     ["extras that are not an object", { results: [], extras: "p" }, "extras deve ser um objeto (recebido: string)"],
     ["extras.meta that is an array", { results: [], extras: { meta: [1] } }, "extras.meta deve ser um objeto (recebido: array)"],
-    ["extras that JSON refuses", { results: [], extras: { meta: { loop: circular } } }, "extras não pode ser convertido em JSON ("],
+    ["extras that JSON refuses", { results: [], extras: { meta: { loop: circular } } }, "extras.meta.loop não pode ser convertido em JSON ("],
+    ["a throwing getter in extras.structured", { results: [], extras: { structured: { get provenance() { throw new Error("boom"); } } } }, "extras.structured.provenance não pode ser convertido em JSON (boom)"],
+    ["a throwing getter nested in extras.structured", { results: [], extras: { structured: { provenance: { get source() { throw new Error("boom"); } } } } }, "extras.structured.provenance não pode ser convertido em JSON (boom)"],
   ])("%s: names the field and the position", async (_label, reply, problem) => {
     const { client } = await connect({ search: () => reply as never });
     const result = await client.callTool({ name: "search", arguments: { query: "x" } });
@@ -59,13 +62,14 @@ describe("registerDeepResearchTools: search replies outside the contract", () =>
 
   it("says it in English with locale en, and classes it resposta_invalida", async () => {
     const { calls, record } = recorder();
-    const { client } = await connect({ locale: "en", record, search: () => [{ id: "a", title: "A" }] as never });
+    const { client } = await connect({ locale: "en", record, classifyError: () => "by text", search: () => [{ id: "a", title: "A" }] as never });
     const result = await client.callTool({ name: "search", arguments: { query: "x" } });
     expect(result).toStrictEqual({
       content: [{ type: "text", text: "The search tool returned a reply outside the contract: results[0].url must be a string (received: undefined)." }],
       isError: true,
     });
-    expect(calls.map(([kind, , shape]) => `${kind}:${shape.classe}`)).toStrictEqual(["tool_call:resposta_invalida", "tool_error:resposta_invalida"]);
+    // The class decided by type wins over classifyError; tool_call never carries a class.
+    expect(calls.map(([kind, , shape]) => `${kind}:${shape.classe}`)).toStrictEqual(["tool_call:", "tool_error:resposta_invalida"]);
   });
 
   it("checks declared extras against the extended schema in its own words, naming the path", async () => {
@@ -137,10 +141,10 @@ describe("registerDeepResearchTools: timeoutMs", () => {
     ["en", "search", "The search tool did not answer within its limit of 40 ms; try again later."],
   ] as const)("%s: a %s callback that never answers gives an isError naming the tool and the limit", async (locale, tool, text) => {
     const { calls, record } = recorder();
-    const { client } = await connect({ locale, timeoutMs: 40, search: never, fetch: never, record });
+    const { client } = await connect({ locale, timeoutMs: 40, search: never, fetch: never, record, classifyError: () => undefined });
     const args = tool === "search" ? { query: "x" } : { id: "doc:1" };
     expect(await client.callTool({ name: tool, arguments: args })).toStrictEqual({ content: [{ type: "text", text }], isError: true });
-    expect(calls.map(([kind, , shape]) => `${kind}:${shape.classe}`)).toStrictEqual(["tool_call:tempo_esgotado", "tool_error:tempo_esgotado"]);
+    expect(calls.map(([kind, , shape]) => `${kind}:${shape.classe}`)).toStrictEqual(["tool_call:", "tool_error:tempo_esgotado"]);
   });
 
   it("counts resolveId and fetch together", async () => {
@@ -247,5 +251,72 @@ describe("registerDeepResearchTools: maximum input lengths", () => {
     const [search, fetch] = (await client.listTools()).tools;
     expect(search?.inputSchema.properties?.["query"]).toMatchObject({ maxLength: MAX_QUERY_LENGTH });
     expect(fetch?.inputSchema.properties?.["id"]).toMatchObject({ maxLength: MAX_ID_LENGTH });
+  });
+});
+
+describe("registerDeepResearchTools: the error path never throws", () => {
+  const symbolMessage = Object.assign(new Error("x"), { message: Symbol("unprintable") });
+  const throwingGetter = Object.defineProperty(new Error("x"), "message", { get() { throw new Error("no message for you"); } });
+  const { proxy: revoked, revoke } = Proxy.revocable(new Error("x"), {});
+  revoke();
+  it.each([
+    ["an Error whose message is a Symbol", symbolMessage, "A ferramenta search falhou: Symbol(unprintable)"],
+    ["an Error whose message getter throws", throwingGetter, "A ferramenta search falhou: (um erro cuja mensagem não pôde ser lida)"],
+    ["a revoked Proxy", revoked, "A ferramenta search falhou: (um erro cuja mensagem não pôde ser lida)"],
+  ])("%s: the client gets the library's own wording naming the tool, and record gets tool_error", async (_label, thrown, text) => {
+    const { calls, record } = recorder();
+    const { client } = await connect({ record, search: () => { throw thrown; } });
+    const result = await client.callTool({ name: "search", arguments: { query: "x" } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(text);
+    expect(calls).toStrictEqual([
+      ["tool_call", "search", { params: "query", classe: "" }],
+      ["tool_error", "search", { params: "query", classe: "" }],
+    ]);
+  });
+
+  it("says it in English with locale en, even when onError and classifyThrown throw", async () => {
+    const { calls, record } = recorder();
+    const { client } = await connect({
+      locale: "en",
+      record,
+      fetch: () => { throw revoked; },
+      onError: () => { throw new Error("onError broke"); },
+      classifyThrown: () => { throw new Error("classifier broke"); },
+      classifyError: () => "classed",
+    });
+    const result = await client.callTool({ name: "fetch", arguments: { id: "doc:1" } });
+    expect(textOf(result)).toBe("The fetch tool failed: (an error whose message could not be read)");
+    expect(calls.at(-1)).toStrictEqual(["tool_error", "fetch", { params: "id", classe: "classed" }]);
+  });
+});
+
+describe("registerDeepResearchTools: the cap on a reply's size", () => {
+  it("is 50 MiB of JSON", () => {
+    expect(MAX_REPLY_CHARS).toBe(50 * 1024 * 1024);
+  });
+
+  it("answers a fetch whose text passes the cap with an isError naming the size, and records it", async () => {
+    const { calls, record } = recorder();
+    const text = "a".repeat(MAX_REPLY_CHARS);
+    const { client } = await connect({ record, fetch: (id) => ({ id, title: "T", url: "https://example.com", text }) });
+    const result = await client.callTool({ name: "fetch", arguments: { id: "doc:1" } });
+    expect(result.isError).toBe(true);
+    const size = JSON.stringify({ id: "doc:1", title: "T", text, url: "https://example.com" }).length;
+    expect(textOf(result)).toBe(`${PT_FETCH}a resposta tem ${size} caracteres em JSON, acima do limite de ${MAX_REPLY_CHARS}; encurte o texto.`);
+    expect(result[CLASSE_DO_ERRO as never]).toBeUndefined(); // a symbol does not cross the transport
+    expect(calls.at(-1)).toStrictEqual(["tool_error", "fetch", { params: "id", classe: "" }]);
+  });
+
+  it("counts the extras too, and lets a reply just under the cap through", async () => {
+    const half = "a".repeat(MAX_REPLY_CHARS / 2);
+    const { client } = await connect({
+      fetch: (id) => ({ document: { id, title: "T", url: "u", text: half }, extras: { meta: { copy: half } } }),
+      search: () => ({ results: [HITS[0]!], extras: { meta: { copy: "a".repeat(MAX_REPLY_CHARS / 2) } } }),
+    });
+    expect(textOf(await client.callTool({ name: "fetch", arguments: { id: "doc:1" } }))).toMatch(/a resposta tem \d+ caracteres em JSON/);
+    const search = await client.callTool({ name: "search", arguments: { query: "x" } });
+    expect(search.isError).toBeUndefined();
+    expect(search.structuredContent).toStrictEqual({ results: [HITS[0]] });
   });
 });

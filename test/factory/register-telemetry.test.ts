@@ -58,21 +58,71 @@ describe("registerDeepResearchTools: record", () => {
     }
     const ok = { params: "id", classe: "" };
     const shape = (classe: string) => ({ params: "id", classe });
+    // tool_call is recorded before the class is known: always classe "".
     expect(calls).toStrictEqual([
       ["tool_call", "search", { params: "query", classe: "" }],
       ["tool_call", "fetch", ok],
-      ["tool_call", "fetch", shape("nao_encontrado")],
+      ["tool_call", "fetch", ok],
       ["tool_error", "fetch", shape("nao_encontrado")],
-      ["tool_call", "fetch", shape("cota")],
+      ["tool_call", "fetch", ok],
       ["tool_error", "fetch", shape("cota")],
-      ["tool_call", "fetch", shape("faixa")],
+      ["tool_call", "fetch", ok],
       ["tool_error", "fetch", shape("faixa")],
-      ["tool_call", "fetch", shape("timeout")],
+      ["tool_call", "fetch", ok],
       ["tool_error", "fetch", shape("timeout")],
-      ["tool_call", "fetch", shape("")],
+      ["tool_call", "fetch", ok],
       ["tool_error", "fetch", shape("")],
     ]);
     expect(JSON.stringify(calls)).not.toContain("segredo");
+  });
+
+  it("records the issue's sequence exactly: search ok, then an unknown id, without classifyError", async () => {
+    const { calls, record } = recorder();
+    const { client } = await connect({ record });
+    await client.callTool({ name: "search", arguments: { query: "Documento 3" } });
+    const missing = await client.callTool({ name: "fetch", arguments: { id: "doc:99" } });
+    expect(missing.isError).toBe(true);
+    expect(calls).toStrictEqual([
+      ["tool_call", "search", { params: "query", classe: "" }],
+      ["tool_call", "fetch", { params: "id", classe: "" }],
+      ["tool_error", "fetch", { params: "id", classe: "" }],
+    ]);
+  });
+
+  it("records classe \"\" on tool_error without classifyError, even when the class is known by type", async () => {
+    const { calls, record } = recorder();
+    const { client } = await connect({
+      record,
+      fetch: (id) => {
+        if (id === "quota") throw Object.assign(new Error("limite"), { classe: "cota" });
+        if (id === "typed") throw new RangeError("fora da faixa");
+        return { id, title: "T", url: "u", text: 42 } as never;
+      },
+      classifyThrown: (error) => (error instanceof RangeError ? "faixa" : undefined),
+    });
+    for (const id of ["quota", "typed", "bad"]) await client.callTool({ name: "fetch", arguments: { id } });
+    const ok = { params: "id", classe: "" };
+    expect(calls).toStrictEqual([
+      ["tool_call", "fetch", ok], ["tool_error", "fetch", ok],
+      ["tool_call", "fetch", ok], ["tool_error", "fetch", ok],
+      ["tool_call", "fetch", ok], ["tool_error", "fetch", ok],
+    ]);
+  });
+
+  it("lets the class decided by type win over classifyError on tool_error", async () => {
+    const { calls, record } = recorder();
+    const { client } = await connect({
+      record,
+      fetch: () => { throw Object.assign(new Error("tempo esgotado"), { classe: "cota" }); },
+      classifyError: () => "timeout",
+    });
+    await client.callTool({ name: "fetch", arguments: { id: "doc:1" } });
+    await client.callTool({ name: "search", arguments: { query: "x".repeat(10) } });
+    expect(calls).toStrictEqual([
+      ["tool_call", "fetch", { params: "id", classe: "" }],
+      ["tool_error", "fetch", { params: "id", classe: "cota" }],
+      ["tool_call", "search", { params: "query", classe: "" }],
+    ]);
   });
 
   it("is called after the callback settles", async () => {

@@ -11,7 +11,12 @@ import {
   type SearchOptions,
 } from "../../src/index.js";
 
-/** The rule, read literally: score every entry, drop zeros, stable sort. Returns the scores too. */
+/**
+ * The rule, read literally (README "How ranking works"): per query token, the weighted field
+ * hits; an entry covers the token when that sum is above 0, and then gets +10; the +5 phrase
+ * bonus is added only to an entry that covers at least one token; entries scoring 0 are
+ * dropped; stable sort. Returns the scores too.
+ */
 function plainScan(entries: readonly IndexEntry[], query: string): { id: string; title: string; url: string; score: number }[] {
   const tokens = tokenize(query);
   const phrase = normalizeText(query);
@@ -19,7 +24,8 @@ function plainScan(entries: readonly IndexEntry[], query: string): { id: string;
   return entries
     .map(({ id, title, url, keywords = [], text = "" }) => {
       const fields: [number, string[]][] = [[10, tokenize(id)], [3, tokenize(title)], [2, keywords.flatMap(tokenize)], [1, tokenize(text)]];
-      let score = 0;
+      let weighted = 0;
+      let covered = 0;
       for (const token of tokens) {
         let sum = 0;
         for (const [weight, words] of fields) {
@@ -27,9 +33,13 @@ function plainScan(entries: readonly IndexEntry[], query: string): { id: string;
           const prefix = token.length >= 3 && words.some((word) => word.startsWith(token));
           sum += weight * (exact ? 1 : prefix ? 0.5 : 0);
         }
-        if (sum > 0) score += sum + 10;
+        if (sum > 0) {
+          weighted += sum;
+          covered += 1;
+        }
       }
-      if (phrase.length >= 3 && normalizeText(title).includes(phrase)) score += 5;
+      let score = weighted + 10 * covered;
+      if (covered > 0 && phrase.length >= 3 && normalizeText(title).includes(phrase)) score += 5;
       return { id, title, url, score };
     })
     .filter((hit) => hit.score > 0)
@@ -128,15 +138,29 @@ describe("createIndex", () => {
     ["matches the whole normalised id", [entry("6579", "Tabela"), entry("sidra:6579", "Tabela")], "6579", ["6579", "sidra:6579"]],
     ["ignores accents and case", [entry("a", "PRODUÇÃO")], "producao", ["a"]],
     ["keeps the collection's order on ties", [entry("c", "soja"), entry("a", "soja"), entry("b", "soja")], "soja", ["c", "a", "b"]],
-    ["adds the phrase bonus with no token hit", [entry("a", "Sojas"), entry("b", "Cultivo de soja")], "oja", ["a", "b"]],
-    ["finds a phrase inside a stopword of the title", [entry("a", "Máquinas para lavoura"), entry("b", "Nada")], "par", ["a"]],
-    ["finds a phrase ending inside a stopword of the title", [entry("a", "Máquinas (para lavoura)")], "s (par", ["a"]],
+    ["never matches on the phrase bonus alone", [entry("a", "Sojas"), entry("b", "Cultivo de soja")], "oja", []],
+    ["never matches a phrase inside a stopword of the title", [entry("a", "Máquinas para lavoura"), entry("b", "Nada")], "par", []],
+    ["never matches a phrase ending inside a stopword of the title", [entry("a", "Máquinas (para lavoura)")], "s (par", []],
+    ["adds the phrase bonus to an entry that covers a token", [entry("a", "Soja e milho"), entry("b", "Milho e soja")], "milho e soja", ["b", "a"]],
+    ["keeps the phrase bonus off a query found inside a longer word", [entry("a", "Aragoiânia"), entry("b", "Goiânia")], "goiania", ["b"]],
     ["returns nothing for an empty query", [entry("a", "Soja")], "   ", []],
     ["returns nothing for stopwords only", [entry("a", "de soja")], "de a para", []],
     ["returns nothing without a match", [entry("a", "Soja")], "trigo", []],
     ["ranks in an empty collection", [], "soja", []],
   ])("%s", (_name, entries, query, ids) => {
     expect(createIndex(entries).search(query).map(({ id }) => id)).toStrictEqual(ids);
+  });
+
+  it.each<[string, string, string]>([
+    ["goiania", "Aragoiânia", "Goiânia"],
+    ["curi", "Bacuri", "Curitiba"],
+    ["itaú", "Jitaúna", "Itaúna"],
+    ["psicólogo", "Neuropsicólogo", "Psicólogo clínico"],
+    ["srcset", "imagesrcset", "srcset attribute"],
+  ])("never returns %j inside a longer word (%s), only where a token matches (%s)", (query, inside, covering) => {
+    const index = createIndex([entry("inside", inside), entry("covering", covering)]);
+    expect(index.search(query).map(({ id }) => id)).toStrictEqual(["covering"]);
+    expect(createIndex([entry("inside", inside)]).search(query)).toStrictEqual([]);
   });
 
   it("returns { id, title, url } only", () => {
@@ -170,6 +194,19 @@ describe("createIndex", () => {
     expect(() => createIndex(broken)).toThrow(/Index entry 1 has no string "title"/);
   });
 
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    ["a text that is not a string", { text: 42 }, /^Index entry 1 has "text" of type number/],
+    ["a null text", { text: null }, /^Index entry 1 has "text" of type null/],
+    ["a keyword that is not a string", { keywords: ["soja", 7] }, /^Index entry 1 has "keywords\[1\]" of type number/],
+    ["keywords given as a string", { keywords: "soja" }, /^Index entry 1 has "keywords" of type string: it must be an array of strings/],
+    ["keywords given as an object", { keywords: { 0: "soja" } }, /^Index entry 1 has "keywords" of type object/],
+    ["an empty id", { id: "" }, /^Index entry 1 has an empty "id"/],
+  ])("throws McpSearchError naming the entry and the field for %s", (_name, fields, message) => {
+    const broken = [entry("a", "A"), { ...entry("b", "B"), ...fields } as unknown as IndexEntry];
+    expect(() => createIndex(broken)).toThrow(McpSearchError);
+    expect(() => createIndex(broken)).toThrow(message);
+  });
+
   it("copies what it needs: later changes to the input do not reach the index", () => {
     const keywords = ["milho"];
     const entries: IndexEntry[] = [entry("a", "Soja", { keywords })];
@@ -201,7 +238,7 @@ describe("createIndex", () => {
       .map((parts) => parts.map(([word, separator]) => word + separator).join(""));
   const entries = fc.uniqueArray(
     fc.record({
-      id: fc.oneof(fc.constantFrom(...WORDS), phrase(2), fc.nat(30).map(String)),
+      id: fc.oneof(fc.constantFrom(...WORDS), phrase(2).filter((id) => id !== ""), fc.nat(30).map(String)),
       title: phrase(5),
       url: fc.constant("https://example.org"),
       keywords: fc.option(fc.array(phrase(2), { maxLength: 2 }), { nil: undefined }),

@@ -109,7 +109,10 @@ describe("expandTerm", () => {
     [ibge, "rendas", ["rendas", "renda", "rendimento"]],
     [ibge, "imóveis", ["imoveis", "imovel", "imobiliari"]],
     [ibge, "média", ["media"]],
-    [plainPt, "rendas", ["rendas"]],
+    [plainPt, "rendas", ["rendas", "renda"]],
+    [plainPt, "construções", ["construcoes", "construcao"]],
+    [plainPt, "hospitais", ["hospitais", "hospital"]],
+    [plainEn, "industries", ["industries", "industry"]],
     [ilostat, "labor", ["labor", "labour"]],
     [ilostat, "enrollment", ["enrollment", "enrolment", "enrolled"]],
     [ibge, "", []],
@@ -148,12 +151,15 @@ describe("expandQuery", () => {
     ]);
   });
 
-  it("makes an empty table a null expansion", () => {
+  it("applies singulars with an empty table, inventing no synonym and no note", () => {
     expect(plainPt.expandQuery("rendas médias")).toStrictEqual([
-      { term: "rendas", patterns: ["rendas"], translated: false },
-      { term: "medias", patterns: ["medias"], translated: false },
+      { term: "rendas", patterns: ["rendas", "renda"], translated: false },
+      { term: "medias", patterns: ["medias", "media"], translated: false },
     ]);
     expect(plainPt.vocabularyNotes(plainPt.expandQuery("rendas"))).toStrictEqual([]);
+    const omitted = createVocabulary({ sourceName: "o IBGE" });
+    expect(omitted.expandTerm("hospitais")).toStrictEqual(["hospitais", "hospital"]);
+    expect(plainPt.matchesQuery(plainPt.normalize("Leitos por hospital"), plainPt.expandQuery("hospitais"))).toBe(true);
   });
 
   it("merges two entries with the same asked word", () => {
