@@ -31,7 +31,7 @@ export type {
 
 // Ranking
 export { DEFAULT_LIMIT, createIndex, normalizeText, rankEntries, tokenize } from "./rank.js";
-export type { IndexEntry, IndexOptions, SearchIndex, SearchOptions } from "./rank.js";
+export type { IndexEntry, IndexOptions, IndexRanking, SearchIndex, SearchOptions } from "./rank.js";
 export { INTENT_WORDS, detectIntent } from "./intent.js";
 export type { IndexIntentOptions, IntentLocale, IntentWords, QueryIntent } from "./intent.js";
 
