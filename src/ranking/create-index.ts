@@ -9,6 +9,7 @@ import { createIntentBoost, type IndexIntentOptions } from "../site/intent.js";
 import { normalizeText } from "./normalize.js";
 import { lowerBound, PostingsBuilder, type Postings } from "./postings.js";
 import { createResolver } from "./resolve.js";
+import { createBm25Ranking } from "./bm25.js";
 
 export { normalizeText };
 
@@ -88,7 +89,24 @@ export interface IndexOptions {
    * @default undefined (the default ranking, whatever the query says)
    */
   readonly intent?: IndexIntentOptions;
+  /**
+   * How entries are scored. `"rule"`: the documented rule, made for catalogues of short titles
+   * (an id hit weighs 10, a title hit 3; no term frequency). `"bm25"`: BM25F over id, title,
+   * keywords and text, with term frequency, rarity and length normalisation, plurals folded and
+   * word-start prefixes discounted (src/bm25.ts has the formula); for prose documents.
+   * @default "rule"
+   */
+  readonly ranking?: IndexRanking;
 }
+
+/**
+ * The scorings `createIndex` offers: `"rule"` for catalogues of short titles, `"bm25"` for prose.
+ *
+ * @example
+ * const ranking: IndexRanking = "bm25";
+ * createIndex(entries, { ranking });
+ */
+export type IndexRanking = "rule" | "bm25";
 
 /**
  * How many results `search` returns when `limit` is not given.
@@ -331,6 +349,9 @@ function searchIndex(data: IndexData, query: string, options?: SearchOptions): S
  * index.resolve("sidra.ibge.gov.br/tabela/6579/"); // => "sidra:6579"
  */
 export function createIndex(entries: readonly IndexEntry[], indexOptions: IndexOptions = {}): SearchIndex {
+  const { ranking = "rule" } = indexOptions;
+  if (ranking !== "rule" && ranking !== "bm25") throw new McpSearchError(`Unknown ranking ${JSON.stringify(ranking)}: use "rule" or "bm25".`);
+  if (ranking === "bm25") return createBm25Index(entries, indexOptions);
   const data = buildIndexData(entries);
   const { intent } = indexOptions;
   const rankAll = (query: string) => searchIndex(data, query, { limit: data.ids.length });
@@ -340,6 +361,20 @@ export function createIndex(entries: readonly IndexEntry[], indexOptions: IndexO
     size: data.ids.length,
     search: (query, options) => boost?.(query, options) ?? searchIndex(data, query, options),
     resolve: (ref) => (resolver ??= createResolver(data.ids, data.urls))(ref),
+  };
+}
+
+/** `createIndex` with the BM25F ranking of ./bm25.ts, the same intent boost and resolver. */
+function createBm25Index(entries: readonly IndexEntry[], { intent }: IndexOptions): SearchIndex {
+  const ranking = createBm25Ranking(entries);
+  const size = ranking.ids.length;
+  const rankAll = (query: string) => ranking.search(query, size);
+  const boost = intent && createIntentBoost(entries, intent, { defaultLimit: DEFAULT_LIMIT, rankAll, tokenize });
+  let resolver: ((ref: string) => string | null) | undefined;
+  return {
+    size,
+    search: (query, options) => boost?.(query, options) ?? ranking.search(query, options?.limit ?? DEFAULT_LIMIT),
+    resolve: (ref) => (resolver ??= createResolver(ranking.ids, ranking.urls))(ref),
   };
 }
 

@@ -69,3 +69,73 @@ export function lowerBound(sorted: readonly string[], key: string): number {
   }
   return low;
 }
+
+/** `[from, to)`: the strings of `sorted` that start with `prefix`. */
+export function prefixRange(sorted: readonly string[], prefix: string): [number, number] {
+  return [lowerBound(sorted, prefix), lowerBound(sorted, prefix + "\uffff")];
+}
+
+/**
+ * Postings that keep, for every (term, entry), how often the term occurs in each field: BM25
+ * needs term frequencies where the rule needs only a field mask. CSR form over the same sorted
+ * dictionary; `counts` holds `fields` numbers per posting.
+ */
+export interface CountedPostings {
+  readonly terms: readonly string[];
+  readonly start: Int32Array;
+  readonly entry: Int32Array;
+  readonly counts: Uint16Array;
+}
+
+/**
+ * Collects (term, entry, field) occurrences in entry order, one posting per (term, entry),
+ * counting per field (saturating at 65535). A separate builder, so the rule's index keeps its
+ * one-byte masks.
+ */
+export class CountedPostingsBuilder {
+  private readonly ids = new Map<string, number>();
+  private readonly lastEntry: number[] = [];
+  private readonly lastSlot: number[] = [];
+  private readonly termOf: number[] = [];
+  private readonly entryOf: number[] = [];
+  private readonly countOf: number[] = [];
+
+  constructor(private readonly fields: number) {}
+
+  add(term: string, entry: number, field: number): void {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.ids.size;
+      this.ids.set(term, id);
+    }
+    if (this.lastEntry[id] !== entry) {
+      this.lastEntry[id] = entry;
+      this.lastSlot[id] = this.termOf.length;
+      this.termOf.push(id);
+      this.entryOf.push(entry);
+      for (let f = 0; f < this.fields; f++) this.countOf.push(0);
+    }
+    const at = (this.lastSlot[id] as number) * this.fields + field;
+    if ((this.countOf[at] as number) < 65535) this.countOf[at]! += 1;
+  }
+
+  finish(): CountedPostings {
+    const byId = [...this.ids.keys()];
+    const order = byId.map((_, id) => id).sort((a, b) => ((byId[a] as string) < (byId[b] as string) ? -1 : 1));
+    const rank = new Int32Array(order.length);
+    order.forEach((id, position) => (rank[id] = position));
+    const start = new Int32Array(order.length + 1);
+    for (const id of this.termOf) start[(rank[id] as number) + 1]! += 1;
+    for (let t = 0; t < order.length; t++) start[t + 1]! += start[t] as number;
+    const fill = start.slice(0, order.length);
+    const entry = new Int32Array(this.termOf.length);
+    const counts = new Uint16Array(this.termOf.length * this.fields);
+    const fields = this.fields;
+    this.termOf.forEach((id, p) => {
+      const slot = fill[rank[id] as number]!++;
+      entry[slot] = this.entryOf[p] as number;
+      for (let f = 0; f < fields; f++) counts[slot * fields + f] = this.countOf[p * fields + f] as number;
+    });
+    return { terms: order.map((id) => byId[id] as string), start, entry, counts };
+  }
+}

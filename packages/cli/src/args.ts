@@ -3,14 +3,14 @@
  * becomes one clear sentence; nothing here touches the disk or the network.
  */
 import { parseArgs } from "node:util";
-import type { ContractLocale } from "@sbissoli/mcp-search";
+import type { ContractLocale, IndexRanking } from "@sbissoli/mcp-search";
 
 /**
  * Everything `mcp-search serve` needs, with defaults applied.
  *
  * @example
  * const options: ServeArguments = { folder: "./docs", locale: "pt-BR", limit: 10, maxChars: 20000,
- *   snippetChars: 240, maxFileBytes: 1048576, allowedHosts: [] };
+ *   snippetChars: 240, maxFileBytes: 1048576, allowedHosts: [], ranking: "bm25" };
  */
 export interface ServeArguments {
   readonly folder: string;
@@ -32,6 +32,8 @@ export interface ServeArguments {
   readonly vocabulary?: string | undefined;
   /** Public host names accepted in the `Host` header, e.g. a tunnel's. @default [] */
   readonly allowedHosts: readonly string[];
+  /** How search ranks documents: BM25F for prose, or the library's rule. @default "bm25" */
+  readonly ranking: IndexRanking;
 }
 
 /**
@@ -60,6 +62,7 @@ const OPTIONS = {
   "max-file-bytes": { type: "string" },
   vocabulary: { type: "string" },
   "allowed-host": { type: "string", multiple: true },
+  ranking: { type: "string" },
 } as const;
 
 class UsageError extends Error {}
@@ -127,6 +130,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     if (extra.length > 0) throw new UsageError(`serve takes one folder (got also ${JSON.stringify(extra[0])}).`);
     const locale = values.locale ?? "pt-BR";
     if (locale !== "pt-BR" && locale !== "en") throw new UsageError(`--locale must be pt-BR or en (got ${JSON.stringify(locale)}).`);
+    const ranking = values.ranking ?? "bm25";
+    if (ranking !== "bm25" && ranking !== "rule") throw new UsageError(`--ranking must be bm25 or rule (got ${JSON.stringify(ranking)}).`);
     return {
       command: "serve",
       options: {
@@ -140,6 +145,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         maxFileBytes: positiveInteger("max-file-bytes", values["max-file-bytes"], 1024 * 1024),
         vocabulary: values.vocabulary,
         allowedHosts: values["allowed-host"] ?? [],
+        ranking,
       },
     };
   } catch (error) {
@@ -169,6 +175,8 @@ Options of serve:
   --max-chars N          most characters of text per fetch; longer documents come in pages
                          addressed as doc:path#2, doc:path#3… (default 20000)
   --max-file-bytes N     larger files are skipped (default 1048576)
+  --ranking bm25|rule    bm25 (default): BM25F with term frequency and length normalisation,
+                         for prose; rule: the library's rule, for catalogues of short titles
   --vocabulary FILE      JSON table of { asked, source[] } pairs: everyday words to the
                          documents' words ([…] or { "sourceName": "…", "entries": […] })
 

@@ -10,7 +10,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { realpath, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createIndex, tokenize, type IndexEntry, type SearchIndex, type Vocabulary } from "@sbissoli/mcp-search";
+import { createIndex, tokenize, type IndexEntry, type IndexRanking, type SearchIndex, type Vocabulary } from "@sbissoli/mcp-search";
 import { decodeUtf8, extractDocument, SUPPORTED_EXTENSIONS } from "./documents.js";
 import { documentId, resolveInside } from "./paths.js";
 import { createTreeWatch, settleEvents, type TreeWatchOptions } from "./watch.js";
@@ -83,6 +83,11 @@ export interface FolderOptions {
    * every file on every call. @default true
    */
   readonly watch?: boolean | undefined;
+  /**
+   * How search ranks the documents: `"bm25"` (BM25F, for prose) or `"rule"` (the library's
+   * default rule, for catalogues of short titles). @default "bm25"
+   */
+  readonly ranking?: IndexRanking | undefined;
   /** The watch primitive, for tests of the fallback. @default fs.watch */
   readonly watchFolder?: TreeWatchOptions["watch"];
 }
@@ -144,9 +149,10 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   const baseUrl = options.baseUrl === undefined ? undefined : options.baseUrl.replace(/(?<!\/)\/*$/, "/");
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const log = options.log ?? (() => undefined);
+  const ranking = options.ranking ?? "bm25";
   const known = new Map<string, Known>();
   const removed = new Set<string>();
-  let current: FolderSnapshot = { documents: new Map(), index: createIndex([]), removed };
+  let current: FolderSnapshot = { documents: new Map(), index: createIndex([], { ranking }), removed };
   let running: Promise<FolderSnapshot> | undefined;
   let queued: Promise<FolderSnapshot> | undefined;
   let links: Listed[] = [];
@@ -175,7 +181,9 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     const id = documentId(file.relative);
     const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), text, format, bytes: size, modified };
     const keywords = options.vocabulary.askedWordsFor(`${title}\n${text}`);
-    return { modified, size, document, entry: { id, title, url: document.url, keywords, text: searchableText(text) } };
+    // BM25 counts repeats, so it indexes the whole text; the rule only needs each token once.
+    const indexed = ranking === "bm25" ? text : searchableText(text);
+    return { modified, size, document, entry: { id, title, url: document.url, keywords, text: indexed } };
   }
 
   /** True when a symbolic link now resolves to another file, or changed size or time. */
@@ -238,7 +246,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       entries.push(entry.entry);
       removed.delete(entry.document.id);
     }
-    current = { documents, index: createIndex(entries), removed };
+    current = { documents, index: createIndex(entries, { ranking }), removed };
     log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms`);
     return current;
   }
@@ -277,8 +285,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
 
 /**
  * A document's text as the index sees it: each of its tokens once, in first-seen order.
- * `createIndex` records whether a token occurs in a field, not how often, so it builds the same
- * index from this as from the full text (a property test holds it to that); kept per file, it
+ * The rule's `createIndex` records whether a token occurs in a field, not how often, so it builds
+ * the same index from this as from the full text (a property test holds it to that); kept per file, it
  * makes the rebuild after an edit tokenise each document's distinct words instead of its whole
  * text again.
  *

@@ -22,7 +22,7 @@ function packageVersion(): string {
 
 async function serve(args: ServeArguments, version: string): Promise<void> {
   const vocabulary = await loadVocabulary(args.vocabulary, args.locale, folderTexts(args.locale).sourceName);
-  const folder = await openFolder({ root: args.folder, vocabulary, baseUrl: args.baseUrl, maxFileBytes: args.maxFileBytes, log });
+  const folder = await openFolder({ root: args.folder, vocabulary, baseUrl: args.baseUrl, maxFileBytes: args.maxFileBytes, ranking: args.ranking, log });
   const options: FolderServerOptions = {
     name: "mcp-search",
     version,

@@ -1,0 +1,143 @@
+/**
+ * Known-item corpora of real documents written outside this project, installed from Debian at
+ * bench time (never committed), each with queries taken from text written apart from the
+ * document body:
+ *
+ * - python: the HTML standard-library reference of `python3-doc`. The query is a module's
+ *   one-line synopsis from the module index (py-modindex.html, left out of the folder), the answer
+ *   the page that documents the module.
+ * - man: the manual pages of `manpages`, rendered to text with groff. The query is the NAME line's
+ *   description, the answer the page; the NAME section is cut from the indexed page, so the
+ *   query's own sentence is not in it.
+ *
+ * From every query, the words of the answer's own name (module path, page names) are dropped.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, relative } from "node:path";
+import { gunzipSync } from "node:zlib";
+
+export interface KnownItemQuery {
+  /** The query as sent, the answer's name words removed. */
+  readonly query: string;
+  /** The answer's document id in the folder server (`doc:` + its relative path). */
+  readonly answer: string;
+  /** The text it came from, for the report. */
+  readonly source: string;
+}
+
+export interface RelevanceCorpus {
+  readonly name: string;
+  readonly description: string;
+  /** A folder of files, served as it is by the folder server. */
+  readonly root: string;
+  readonly queries: readonly KnownItemQuery[];
+}
+
+const PYTHON_HTML = "/usr/share/doc/python3/html";
+const CACHE = join(tmpdir(), "mcp-search-relevance");
+
+/** Installs the two Debian packages when they are missing; returns a reason when it cannot. */
+export function ensurePackages(log: (line: string) => void): string | undefined {
+  const missing = [
+    ...(existsSync(join(PYTHON_HTML, "py-modindex.html")) ? [] : ["python3-doc"]),
+    ...(existsSync("/usr/share/man/man7/signal.7.gz") ? [] : ["manpages"]),
+  ];
+  if (missing.length === 0) return undefined;
+  if (process.getuid?.() !== 0) return `${missing.join(" and ")} missing; run: sudo apt-get install -y ${missing.join(" ")}`;
+  try {
+    log(`installing ${missing.join(", ")} with apt-get`);
+    execFileSync("apt-get", ["update"], { stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync("apt-get", ["install", "-y", ...missing], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    return undefined;
+  } catch (error) {
+    return `apt-get could not install ${missing.join(" ")}: ${(error as Error).message}`;
+  }
+}
+
+const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", "#160": " ", nbsp: " " };
+const decodeEntities = (text: string) => text.replace(/&(#?\w+);/g, (whole, name: string) => ENTITIES[name] ?? whole);
+
+/** The query text without the words of `names` (compared lower case, split on non-letters). */
+export function dropNameWords(text: string, names: readonly string[]): string {
+  const banned = new Set(names.flatMap((name) => name.toLowerCase().split(/[^a-z0-9]+/)).filter((word) => word !== ""));
+  return text
+    .split(/\s+/)
+    .map((word) => word.split(/([^A-Za-z0-9]+)/).filter((part) => !banned.has(part.toLowerCase())).join(""))
+    .filter((word) => /[A-Za-z0-9]/.test(word))
+    .join(" ");
+}
+
+function listFiles(root: string, keep: (path: string) => boolean): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(root)) {
+    const path = join(root, name);
+    if (statSync(path).isDirectory()) found.push(...listFiles(path, keep));
+    else if (keep(path)) found.push(path);
+  }
+  return found;
+}
+
+/** The HTML tree of the Python docs without its indexes, search page and static assets. */
+function pythonCorpus(): RelevanceCorpus {
+  const root = join(CACHE, "python");
+  if (!existsSync(join(root, ".complete"))) {
+    rmSync(root, { recursive: true, force: true });
+    const skip = /(^|\/)(_static|_sources|_images|_downloads)\/|(^|\/)(genindex[^/]*|py-modindex|search)\.html$/;
+    for (const path of listFiles(PYTHON_HTML, (p) => p.endsWith(".html") && !skip.test(relative(PYTHON_HTML, p)))) {
+      const target = join(root, relative(PYTHON_HTML, path));
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, readFileSync(path));
+    }
+    writeFileSync(join(root, ".complete"), "");
+  }
+  const index = readFileSync(join(PYTHON_HTML, "py-modindex.html"), "utf8");
+  const row = /<a href="(library\/[^"#]+)#module-[^"]*"><code class="xref">([^<]+)<\/code><\/a><\/td><td>\s*(?:<strong>[^<]*<\/strong>\s*)?<em>([^<]*)<\/em>/g;
+  const queries: KnownItemQuery[] = [];
+  for (const [, page, module, synopsis] of index.matchAll(row)) {
+    const source = decodeEntities(synopsis as string).trim();
+    const query = dropNameWords(source, [module as string, basename(page as string, ".html")]);
+    if (query !== "" && existsSync(join(root, page as string))) queries.push({ query, answer: `doc:${page}`, source });
+  }
+  return { name: "python", description: "Python 3 standard-library reference (python3-doc, HTML)", root, queries };
+}
+
+/** Manual pages of the `manpages` package, rendered with groff, NAME section cut out. */
+function manCorpus(): RelevanceCorpus {
+  const root = join(CACHE, "man");
+  const queriesFile = join(root, ".queries.json");
+  if (!existsSync(queriesFile)) {
+    rmSync(root, { recursive: true, force: true });
+    mkdirSync(root, { recursive: true });
+    const files = execFileSync("dpkg", ["-L", "manpages"], { encoding: "utf8" })
+      .split("\n")
+      .filter((path) => /^\/usr\/share\/man\/man\d\/[^/]+\.gz$/.test(path));
+    const queries: KnownItemQuery[] = [];
+    for (const path of files.sort()) {
+      const source = gunzipSync(readFileSync(path)).toString("utf8");
+      if (/^\.so /m.test(source.slice(0, 200)) && source.length < 200) continue; // a link to another page
+      const text = execFileSync("groff", ["-t", "-mandoc", "-Tutf8", "-rHY=0", "-P-cbou"], { input: source, encoding: "utf8", stdio: ["pipe", "pipe", "ignore"] });
+      const match = /^NAME\n([\s\S]*?)\n(?=\S)/m.exec(text);
+      if (match === null) continue;
+      const line = (match[1] as string).replace(/\s+/g, " ").trim();
+      const dash = /\s[-\u2010\u2212\u2013\u2014]\s/.exec(line);
+      if (dash === null) continue;
+      const names = line.slice(0, dash.index).split(",").map((name) => name.trim());
+      const description = line.slice(dash.index + dash[0].length);
+      const file = `${basename(path, ".gz")}.txt`;
+      const section = basename(dirname(path));
+      mkdirSync(join(root, section), { recursive: true });
+      writeFileSync(join(root, section, file), text.slice(0, match.index) + text.slice(match.index + match[0].length));
+      const query = dropNameWords(description, [...names, basename(path, ".gz").replace(/\.\d\w*$/, "")]);
+      if (query !== "") queries.push({ query, answer: `doc:${section}/${file}`, source: line });
+    }
+    writeFileSync(queriesFile, JSON.stringify(queries));
+  }
+  return { name: "man", description: "Linux manual pages (manpages, groff text, NAME cut out)", root, queries: JSON.parse(readFileSync(queriesFile, "utf8")) as KnownItemQuery[] };
+}
+
+/** Both corpora, built into the temporary folder once and reused. */
+export function loadRelevanceCorpora(): RelevanceCorpus[] {
+  return [pythonCorpus(), manCorpus()];
+}

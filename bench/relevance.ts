@@ -1,0 +1,290 @@
+/**
+ * The relevance benchmark: known-item search on real documents (bench/_relevance-corpora.ts),
+ * every engine on the same files in one run, printed as a table per corpus.
+ *
+ * Engines: the folder server through its real `search` tool (an in-memory MCP Client), in its
+ * default ranking and with `--ranking rule`; `createIndex` in both rankings over the documents
+ * the folder server extracted; MiniSearch with its defaults; a plain Okapi BM25 written below;
+ * bm25s (Python) when `python3 -c "import bm25s"` works.
+ *
+ * Metrics: MRR@10 (reciprocal rank of the answer in the top 10, else 0, averaged), recall@1,
+ * recall@10, queries with no result at all, and median latency per query.
+ *
+ * Run: `npm run bench` (through bench/relevance.bench.ts), or `npx tsx bench/relevance.ts`;
+ * `RELEVANCE_VARIANTS=1` adds the ranking variants tried while tuning.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
+import MiniSearch from "minisearch";
+import { BM25_DEFAULTS, createBm25Ranking, type Bm25Parameters } from "../src/ranking/bm25.js";
+import { openFolder, type FolderDocument } from "../packages/cli/src/folder.js";
+import { createFolderServer } from "../packages/cli/src/serve.js";
+import { createIndex, createVocabulary, type IndexEntry, type IndexRanking } from "../src/index.js";
+import { ensurePackages, loadRelevanceCorpora, type KnownItemQuery, type RelevanceCorpus } from "./_relevance-corpora.js";
+
+/** Ranked document ids for a query, best first. */
+type Search = (query: string) => Promise<readonly string[]> | readonly string[];
+
+interface Engine {
+  readonly name: string;
+  /** Returns the search function, or a reason to skip the engine. */
+  build(corpus: RelevanceCorpus, documents: readonly FolderDocument[]): Promise<Search | string>;
+  /** For engines that answer all queries in one batch outside Node (bm25s). */
+  readonly batch?: (corpus: RelevanceCorpus, documents: readonly FolderDocument[]) => { ranked: string[][]; latencyMs: number } | string;
+}
+
+export interface RelevanceRow {
+  readonly engine: string;
+  readonly mrr: number;
+  readonly recall1: number;
+  readonly recall10: number;
+  readonly noResult: number;
+  readonly p50Ms: number;
+}
+
+const emptyVocabulary = createVocabulary({ locale: "en", sourceName: "the folder", entries: [] });
+
+/** The folder server behind a real MCP Client, linked in memory. */
+function folderServer(ranking: IndexRanking): Engine["build"] {
+  return async (corpus) => {
+    const folder = await openFolder({ root: corpus.root, vocabulary: emptyVocabulary, ranking, watch: false });
+    const server = createFolderServer({ name: "bench", version: "0.0.0", folder, vocabulary: emptyVocabulary, locale: "en", limit: 10 });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "relevance-bench", version: "0.0.0" });
+    await client.connect(clientSide);
+    return async (query) => {
+      const reply = (await client.callTool({ name: "search", arguments: { query } })) as { structuredContent?: { results?: { id: string }[] } };
+      return (reply.structuredContent?.results ?? []).map((hit) => hit.id);
+    };
+  };
+}
+
+const entriesOf = (documents: readonly FolderDocument[]): IndexEntry[] =>
+  documents.map(({ id, title, url, text }) => ({ id, title, url, text }));
+
+/** Best-chunk scoring: every window of `words` words (half overlapping) is an entry; a document ranks by its best. */
+function passages(parameters: Bm25Parameters, words: number): Engine["build"] {
+  return async (_, documents) => {
+    const chunks: IndexEntry[] = [];
+    const owner: string[] = [];
+    for (const doc of documents) {
+      const all = doc.text.split(/\s+/);
+      for (let from = 0, k = 0; from === 0 || from < all.length - words / 2; from += words / 2, k++) {
+        chunks.push({ id: `${doc.id}\u0000${k}`, title: doc.title, url: doc.url, text: all.slice(from, from + words).join(" ") });
+        owner.push(doc.id);
+      }
+    }
+    const ranking = createBm25Ranking(chunks, parameters);
+    const ownerOf = new Map(chunks.map((chunk, i) => [chunk.id, owner[i] as string]));
+    return (query) => {
+      const seen = new Set<string>();
+      for (const hit of ranking.search(query, 400)) {
+        seen.add(ownerOf.get(hit.id) as string);
+        if (seen.size === 10) break;
+      }
+      return [...seen];
+    };
+  };
+}
+
+const WORD = /[a-z0-9]+/g;
+
+/** Okapi BM25 over title + text, as textbooks write it: k1 = 1.2, b = 0.75, no stemming, no stopwords. */
+function okapi(documents: readonly FolderDocument[]): Search {
+  const k1 = 1.2, b = 0.75;
+  const postings = new Map<string, Map<number, number>>();
+  const lengths = documents.map((doc, d) => {
+    const words = `${doc.title} ${doc.text}`.toLowerCase().match(WORD) ?? [];
+    for (const word of words) {
+      const list = postings.get(word) ?? new Map<number, number>();
+      list.set(d, (list.get(d) ?? 0) + 1);
+      postings.set(word, list);
+    }
+    return words.length;
+  });
+  const average = lengths.reduce((a, c) => a + c, 0) / Math.max(1, documents.length);
+  return (query) => {
+    const scores = new Map<number, number>();
+    for (const word of new Set(query.toLowerCase().match(WORD) ?? [])) {
+      const list = postings.get(word);
+      if (list === undefined) continue;
+      const idf = Math.log(1 + (documents.length - list.size + 0.5) / (list.size + 0.5));
+      for (const [d, tf] of list) {
+        const norm = tf + k1 * (1 - b + (b * (lengths[d] as number)) / average);
+        scores.set(d, (scores.get(d) ?? 0) + (idf * tf * (k1 + 1)) / norm);
+      }
+    }
+    return [...scores].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 10).map(([d]) => (documents[d] as FolderDocument).id);
+  };
+}
+
+const BM25S_SCRIPT = `
+import json, sys, time, bm25s
+data = json.load(open(sys.argv[1]))
+corpus = [d["text"] for d in data["documents"]]
+retriever = bm25s.BM25()
+retriever.index(bm25s.tokenize(corpus, stopwords="en", show_progress=False), show_progress=False)
+ranked, times = [], []
+for q in data["queries"]:
+    start = time.perf_counter()
+    tokens = bm25s.tokenize([q], stopwords="en", show_progress=False)
+    if len(tokens.vocab) == 0:
+        ranked.append([]); times.append(time.perf_counter() - start); continue
+    docs, scores = retriever.retrieve(tokens, k=min(10, len(corpus)), show_progress=False)
+    times.append(time.perf_counter() - start)
+    ranked.append([data["documents"][int(i)]["id"] for i, s in zip(docs[0], scores[0]) if s > 0])
+times.sort()
+print(json.dumps({"ranked": ranked, "latencyMs": times[len(times) // 2] * 1000}))
+`;
+
+/** bm25s with its defaults (English stopwords, no stemmer) in a Python child process. */
+function runBm25s(corpus: RelevanceCorpus, documents: readonly FolderDocument[]): { ranked: string[][]; latencyMs: number } | string {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-search-bm25s-"));
+  try {
+    writeFileSync(join(dir, "run.py"), BM25S_SCRIPT);
+    writeFileSync(join(dir, "data.json"), JSON.stringify({
+      documents: documents.map((doc) => ({ id: doc.id, text: `${doc.title}\n${doc.text}` })),
+      queries: corpus.queries.map((q) => q.query),
+    }));
+    return JSON.parse(execFileSync("python3", [join(dir, "run.py"), join(dir, "data.json")], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1 << 28 })) as { ranked: string[][]; latencyMs: number };
+  } catch {
+    return "bm25s is not installed (pip install bm25s)";
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const variant = (name: string, parameters: Partial<Bm25Parameters>): Engine => ({
+  name: `variant: ${name}`,
+  build: async (_, documents) => {
+    const ranking = createBm25Ranking(entriesOf(documents), { ...BM25_DEFAULTS, ...parameters });
+    return (query) => ranking.search(query, 10).map((hit) => hit.id);
+  },
+});
+
+export const ENGINES: readonly Engine[] = [
+  { name: "folder server (bm25, default)", build: folderServer("bm25") },
+  { name: "folder server --ranking rule", build: folderServer("rule") },
+  ...(["bm25", "rule"] as const).map((ranking): Engine => ({
+    name: `createIndex ${ranking}`,
+    build: async (_, documents) => {
+      const index = createIndex(entriesOf(documents), { ranking });
+      return (query) => index.search(query).map((hit) => hit.id);
+    },
+  })),
+  {
+    name: "MiniSearch defaults",
+    build: async (_, documents) => {
+      const index = new MiniSearch<IndexEntry>({ fields: ["title", "text"] });
+      index.addAll(entriesOf(documents));
+      return (query) => index.search(query).slice(0, 10).map((hit) => hit.id as string);
+    },
+  },
+  { name: "Okapi BM25 (plain)", build: async (_, documents) => okapi(documents) },
+  { name: "bm25s (Python)", build: async () => "batch", batch: runBm25s },
+];
+
+export const VARIANTS: readonly Engine[] = [
+  variant("no plural folding", { fold: false }),
+  variant("no prefixes", { prefix: 0 }),
+  variant("prefix 0.5", { prefix: 0.5 }),
+  variant("equal field weights", { weights: [1, 1, 1, 1] }),
+  variant("id weight 0", { weights: [0, 3, 1.5, 1] }),
+  variant("title weight 5", { weights: [0.5, 5, 1.5, 1] }),
+  variant("title weight 1.5", { weights: [0.5, 1.5, 1.5, 1] }),
+  variant("k1 0.9, text b 0.4", { k1: 0.9, b: [0.5, 0.5, 0.5, 0.4] }),
+  variant("k1 2", { k1: 2 }),
+  variant("text b 0.9", { b: [0.5, 0.5, 0.5, 0.9] }),
+  { name: "variant: passages of 200 words", build: passages(BM25_DEFAULTS, 200) },
+  { name: "variant: passages of 500 words", build: passages(BM25_DEFAULTS, 500) },
+];
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+}
+
+function score(name: string, queries: readonly KnownItemQuery[], ranked: readonly (readonly string[])[], latencies: number[]): RelevanceRow {
+  let mrr = 0, recall1 = 0, recall10 = 0, noResult = 0;
+  queries.forEach((q, i) => {
+    const list = ranked[i] ?? [];
+    const rank = list.slice(0, 10).indexOf(q.answer);
+    if (list.length === 0) noResult += 1;
+    if (rank >= 0) {
+      mrr += 1 / (rank + 1);
+      recall10 += 1;
+      if (rank === 0) recall1 += 1;
+    }
+  });
+  const n = Math.max(1, queries.length);
+  return { engine: name, mrr: mrr / n, recall1: recall1 / n, recall10: recall10 / n, noResult, p50Ms: percentile(latencies, 0.5) };
+}
+
+/** Runs every engine on one corpus; engines that cannot run are listed with their reason. */
+export async function evaluateCorpus(corpus: RelevanceCorpus, engines: readonly Engine[]): Promise<{ rows: RelevanceRow[]; skipped: string[] }> {
+  const folder = await openFolder({ root: corpus.root, vocabulary: emptyVocabulary, watch: false });
+  const documents = [...folder.current.documents.values()];
+  folder.close();
+  const rows: RelevanceRow[] = [];
+  const skipped: string[] = [];
+  for (const engine of engines) {
+    if (engine.batch !== undefined) {
+      const out = engine.batch(corpus, documents);
+      if (typeof out === "string") skipped.push(`${engine.name}: ${out}`);
+      else rows.push(score(engine.name, corpus.queries, out.ranked, [out.latencyMs]));
+      continue;
+    }
+    const search = await engine.build(corpus, documents);
+    if (typeof search === "string") {
+      skipped.push(`${engine.name}: ${search}`);
+      continue;
+    }
+    for (const q of corpus.queries.slice(0, 5)) await search(q.query); // warm up
+    const ranked: (readonly string[])[] = [];
+    const latencies: number[] = [];
+    for (const q of corpus.queries) {
+      const start = performance.now();
+      ranked.push(await search(q.query));
+      latencies.push(performance.now() - start);
+    }
+    rows.push(score(engine.name, corpus.queries, ranked, latencies));
+  }
+  return { rows, skipped };
+}
+
+const pct = (value: number) => value.toFixed(3);
+
+/** The Markdown table of one corpus, with the folder server's MRR@10 as a ratio of each engine's. */
+export function formatTable(corpus: RelevanceCorpus, documents: number, rows: readonly RelevanceRow[]): string {
+  const ours = rows[0]?.mrr ?? 0;
+  return [
+    `\n${corpus.description}: ${documents} documents, ${corpus.queries.length} queries`,
+    "| engine | MRR@10 | recall@1 | recall@10 | no result | p50 ms | folder server MRR ÷ this |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...rows.map((row) =>
+      `| ${row.engine} | ${pct(row.mrr)} | ${pct(row.recall1)} | ${pct(row.recall10)} | ${row.noResult} | ${row.p50Ms.toFixed(2)} | ${row.mrr > 0 ? (ours / row.mrr).toFixed(2) : "∞"} |`),
+  ].join("\n");
+}
+
+/** Installs the corpora if needed, evaluates every engine, prints the tables. */
+export async function runRelevance(write: (text: string) => void, withVariants = process.env["RELEVANCE_VARIANTS"] === "1"): Promise<void> {
+  const problem = ensurePackages((line) => write(`relevance: ${line}\n`));
+  if (problem !== undefined) {
+    write(`relevance: skipped, ${problem}\n`);
+    return;
+  }
+  for (const corpus of loadRelevanceCorpora()) {
+    const { rows, skipped } = await evaluateCorpus(corpus, withVariants ? [...ENGINES, ...VARIANTS] : ENGINES);
+    const documents = (await openFolder({ root: corpus.root, vocabulary: emptyVocabulary, watch: false })).current.documents.size;
+    write(`${formatTable(corpus, documents, rows)}\n${skipped.map((line) => `skipped ${line}\n`).join("")}`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runRelevance((text) => process.stdout.write(text));
+}
