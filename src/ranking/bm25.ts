@@ -20,13 +20,14 @@
  * results; ties keep collection order.
  *
  * Everything a search reads from the collection is kept as counts (postings per field, field
- * lengths, their totals), so adding or removing one entry is a matter of adjusting counts and
- * the per-entry normalisation; this build does it once for the whole collection.
+ * lengths, their integer totals, the live count), so adding or removing one entry adjusts counts
+ * and the statistics stay exact; the per-entry normalisation w_f / norm(e, f) is recomputed from
+ * them on the first search after a change (linear in the entries, about 1 ms per 100k).
  */
 import type { SearchResult } from "../contract/schemas.js";
-import { checkEntries, type RankedEntry } from "./entries.js";
+import { Collection, grown, selectTop, type RankedEntry, type RankingCore } from "./entries.js";
 import { normalizeText } from "./normalize.js";
-import { CountedPostingsBuilder, lowerBound, type CountedPostings } from "./postings.js";
+import { SegmentedPostings, type TermRange } from "./postings.js";
 
 /** Field numbers in the counted postings, in the order of the weights. */
 const FIELDS = 4;
@@ -104,7 +105,7 @@ export function bm25Tokens(text: string, fold = BM25_DEFAULTS.fold): string[] {
   return tokens;
 }
 
-/** A built BM25F ranking: what `createIndex` needs, and the scores for tests. */
+/** A built BM25F ranking over a fixed collection, for tests and the bench. */
 export interface Bm25Ranking {
   readonly ids: readonly string[];
   readonly urls: readonly string[];
@@ -114,16 +115,145 @@ export interface Bm25Ranking {
   scores(query: string): Float64Array;
 }
 
-interface Bm25Data {
-  readonly parameters: Bm25Parameters;
-  readonly postings: CountedPostings;
-  /** coef[e × 4 + f] = w_f / norm(e, f). */
-  readonly coef: Float64Array;
-  readonly size: number;
-  readonly tf: Float64Array;
-  readonly score: Float64Array;
-  readonly listed: Int32Array;
-  readonly touched: Int32Array;
+/** The BM25F side of an index: counted postings, field lengths and their totals, scratch. */
+class Bm25Core implements RankingCore {
+  readonly postings = new SegmentedPostings(FIELDS);
+  /** lengths[e × 4 + f]: tokens of field f in slot e. */
+  lengths: Uint32Array = new Uint32Array(0);
+  /** coef[e × 4 + f] = w_f / norm(e, f), recomputed on the first search after a change. */
+  coef: Float64Array = new Float64Array(0);
+  readonly totals = [0, 0, 0, 0];
+  live = 0;
+  private coefFresh = false;
+  tf: Float64Array = new Float64Array(0);
+  score: Float64Array = new Float64Array(0);
+  listed: Int32Array = new Int32Array(0);
+  touched: Int32Array = new Int32Array(0);
+  private readonly range: TermRange = { baseFrom: 0, baseTo: 0, deltaFrom: 0, deltaTo: 0 };
+
+  constructor(readonly parameters: Bm25Parameters) {}
+
+  index(entry: RankedEntry, slot: number): void {
+    this.lengths = grown(this.lengths, (slot + 1) * FIELDS);
+    this.lengths.fill(0, slot * FIELDS, (slot + 1) * FIELDS);
+    this.addField(entry.id, slot, ID);
+    this.addField(entry.title, slot, TITLE);
+    for (const keyword of entry.keywords ?? []) this.addField(keyword, slot, KEYWORDS);
+    this.addField(entry.text ?? "", slot, TEXT);
+    this.live += 1;
+    this.coefFresh = false;
+  }
+
+  private addField(text: string, slot: number, field: number): void {
+    let count = 0;
+    for (const token of bm25Tokens(text, this.parameters.fold)) {
+      this.postings.add(token, slot, field, 1);
+      count++;
+    }
+    this.lengths[slot * FIELDS + field]! += count;
+    this.totals[field]! += count;
+  }
+
+  unindex(slot: number): void {
+    for (let f = 0; f < FIELDS; f++) this.totals[f]! -= this.lengths[slot * FIELDS + f]!;
+    this.live -= 1;
+    this.coefFresh = false;
+  }
+
+  remap(remap: Int32Array, live: number): void {
+    const { lengths } = this;
+    for (let slot = 0; slot < remap.length; slot++) {
+      const to = remap[slot] as number;
+      if (to < 0 || to === slot) continue;
+      lengths.copyWithin(to * FIELDS, slot * FIELDS, (slot + 1) * FIELDS);
+    }
+    this.lengths = lengths.slice(0, live * FIELDS);
+    this.coefFresh = false;
+  }
+
+  /** w_f / norm(e, f) for every slot, from the exact totals (integers) and the live count. */
+  private refreshCoef(): void {
+    const slots = this.postings.slots;
+    const { lengths, totals, live, parameters } = this;
+    this.coef = grown(this.coef, slots * FIELDS);
+    const coef = this.coef;
+    for (let f = 0; f < FIELDS; f++) {
+      const average = live === 0 ? 0 : (totals[f] as number) / live;
+      const b = parameters.b[f] as number;
+      const weight = parameters.weights[f] as number;
+      for (let e = 0; e < slots; e++) {
+        const length = lengths[e * FIELDS + f] as number;
+        coef[e * FIELDS + f] = length === 0 ? 0 : weight / (1 - b + (b * length) / average);
+      }
+    }
+    this.coefFresh = true;
+  }
+
+  /** Scores the query into `score`; returns how many slots it touched (listed in `touched`). */
+  scoreQuery(query: string): number {
+    const slots = this.postings.slots;
+    if (!this.coefFresh) this.refreshCoef();
+    if (this.tf.length < slots) {
+      this.tf = grown(this.tf, slots);
+      this.score = grown(this.score, slots);
+      this.listed = grown(this.listed, slots);
+      this.touched = grown(this.touched, slots);
+    }
+    const { parameters: { k1, prefix: discount, fold }, postings, coef, live: size, tf, score, listed, touched } = this;
+    const { baseTerms, baseStart, baseEntry, baseData, deltaSorted, deltaSortedTerms, deltaHead, deltaEntry, deltaNext, deltaData, alive } = postings;
+    let touchedCount = 0;
+    for (const token of new Set(bm25Tokens(query, fold))) {
+      let count = 0;
+      const range = postings.range(token, token.length >= 3, this.range);
+      // An entry sits in one segment, so its terms are visited in dictionary order either way:
+      // its sum is the same, bit for bit, as in a fresh build.
+      for (let term = range.baseFrom; term < range.baseTo; term++) {
+        const factor = baseTerms[term] === token ? 1 : discount;
+        for (let p = baseStart[term]!, last = baseStart[term + 1]!; p < last; p++) {
+          const e = baseEntry[p]!;
+          if (alive[e] === 0) continue;
+          const c = p * FIELDS, k = e * FIELDS;
+          const add = factor * (baseData[c]! * coef[k]! + baseData[c + 1]! * coef[k + 1]! + baseData[c + 2]! * coef[k + 2]! + baseData[c + 3]! * coef[k + 3]!);
+          if (add === 0) continue;
+          if (tf[e] === 0) listed[count++] = e;
+          tf[e]! += add;
+        }
+      }
+      for (let d = range.deltaFrom; d < range.deltaTo; d++) {
+        const factor = deltaSortedTerms[d] === token ? 1 : discount;
+        for (let p = deltaHead[deltaSorted[d]!]!; p !== -1; p = deltaNext[p]!) {
+          const e = deltaEntry[p]!;
+          if (alive[e] === 0) continue;
+          const c = p * FIELDS, k = e * FIELDS;
+          const add = factor * (deltaData[c]! * coef[k]! + deltaData[c + 1]! * coef[k + 1]! + deltaData[c + 2]! * coef[k + 2]! + deltaData[c + 3]! * coef[k + 3]!);
+          if (add === 0) continue;
+          if (tf[e] === 0) listed[count++] = e;
+          tf[e]! += add;
+        }
+      }
+      const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
+      for (let i = 0; i < count; i++) {
+        const e = listed[i]!;
+        const t = tf[e]!;
+        if (score[e] === 0) touched[touchedCount++] = e;
+        score[e]! += (idf * t) / (k1 + t);
+        tf[e] = 0;
+      }
+    }
+    return touchedCount;
+  }
+
+  search(query: string, limit: number, order: Float64Array): number[] {
+    const count = this.scoreQuery(query);
+    const top = selectTop(this.score, order, this.touched, count, limit);
+    for (let i = 0; i < count; i++) this.score[this.touched[i]!] = 0;
+    return top;
+  }
+}
+
+/** The BM25F core `createIndex` builds for `ranking: "bm25"`. */
+export function createBm25Core(parameters: Bm25Parameters = BM25_DEFAULTS): RankingCore {
+  return new Bm25Core(parameters);
 }
 
 /**
@@ -134,119 +264,22 @@ interface Bm25Data {
  * ranking.search("zip", 10); // => [{ id: "a", title: "Zip files", url: "https://x.org/a" }]
  */
 export function createBm25Ranking(entries: readonly RankedEntry[], parameters: Bm25Parameters = BM25_DEFAULTS): Bm25Ranking {
-  const { ids, titles, urls } = checkEntries(entries);
-  const size = ids.length;
-  const builder = new CountedPostingsBuilder(FIELDS);
-  const lengths = new Uint32Array(size * FIELDS);
-  const totals = [0, 0, 0, 0];
-  const addField = (text: string, e: number, field: number) => {
-    for (const token of bm25Tokens(text, parameters.fold)) {
-      builder.add(token, e, field);
-      lengths[e * FIELDS + field]! += 1;
-      totals[field]! += 1;
-    }
-  };
-  entries.forEach((entry, e) => {
-    addField(entry.id, e, ID);
-    addField(entry.title, e, TITLE);
-    for (const keyword of entry.keywords ?? []) addField(keyword, e, KEYWORDS);
-    addField(entry.text ?? "", e, TEXT);
-  });
-  const coef = new Float64Array(size * FIELDS);
-  for (let f = 0; f < FIELDS; f++) {
-    const average = size === 0 ? 0 : (totals[f] as number) / size;
-    const b = parameters.b[f] as number;
-    const weight = parameters.weights[f] as number;
-    for (let e = 0; e < size; e++) {
-      const length = lengths[e * FIELDS + f] as number;
-      coef[e * FIELDS + f] = length === 0 ? 0 : weight / (1 - b + (b * length) / average);
-    }
-  }
-  const data: Bm25Data = {
-    parameters, postings: builder.finish(), coef, size,
-    tf: new Float64Array(size), score: new Float64Array(size), listed: new Int32Array(size), touched: new Int32Array(size),
-  };
+  const core = new Bm25Core(parameters);
+  const collection = new Collection(core);
+  collection.addAll(entries);
+  // A fresh build: slot e is entry e.
   return {
-    ids,
-    urls,
-    search(query, limit) {
-      const max = Math.floor(limit);
-      if (!(max > 0)) return [];
-      const count = scoreQuery(data, query);
-      const top = selectTop(data.score, data.touched, count, max);
-      for (let i = 0; i < count; i++) data.score[data.touched[i]!] = 0;
-      return top.map((e) => ({ id: ids[e]!, title: titles[e]!, url: urls[e]! }));
-    },
+    ids: collection.ids,
+    urls: collection.urls,
+    search: (query, limit) => collection.search(query, limit),
     scores(query) {
-      const count = scoreQuery(data, query);
-      const copy = data.score.slice();
-      for (let i = 0; i < count; i++) data.score[data.touched[i]!] = 0;
+      const size = collection.size;
+      if (size === 0) return new Float64Array(0);
+      core.postings.prepare();
+      const count = core.scoreQuery(query);
+      const copy = core.score.slice(0, size);
+      for (let i = 0; i < count; i++) core.score[core.touched[i]!] = 0;
       return copy;
     },
   };
-}
-
-/** Adds every query token's BM25F contribution to `score`; returns how many entries it touched. */
-function scoreQuery(data: Bm25Data, query: string): number {
-  const { parameters: { k1, prefix: discount, fold }, postings: { terms, start, entry, counts }, coef, size, tf, score, listed, touched } = data;
-  let touchedCount = 0;
-  for (const token of new Set(bm25Tokens(query, fold))) {
-    let count = 0;
-    let term = lowerBound(terms, token);
-    const end = token.length >= 3 ? lowerBound(terms, `${token}\uffff`) : terms[term] === token ? term + 1 : term;
-    for (; term < end; term++) {
-      const factor = terms[term] === token ? 1 : discount;
-      for (let p = start[term]!, last = start[term + 1]!; p < last; p++) {
-        const e = entry[p]!;
-        const c = p * FIELDS, k = e * FIELDS;
-        const add = factor * (counts[c]! * coef[k]! + counts[c + 1]! * coef[k + 1]! + counts[c + 2]! * coef[k + 2]! + counts[c + 3]! * coef[k + 3]!);
-        if (add === 0) continue;
-        if (tf[e] === 0) listed[count++] = e;
-        tf[e]! += add;
-      }
-    }
-    const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
-    for (let i = 0; i < count; i++) {
-      const e = listed[i]!;
-      const t = tf[e]!;
-      if (score[e] === 0) touched[touchedCount++] = e;
-      score[e]! += (idf * t) / (k1 + t);
-      tf[e] = 0;
-    }
-  }
-  return touchedCount;
-}
-
-/** True when entry a ranks before entry b: higher score, then earlier in the collection. */
-function before(score: Float64Array, a: number, b: number): boolean {
-  return score[a]! > score[b]! || (score[a] === score[b] && a < b);
-}
-
-/** The `limit` best of the touched entries, best first: a heap whose root is the worst kept. */
-function selectTop(score: Float64Array, touched: Int32Array, count: number, limit: number): number[] {
-  const heap: number[] = [];
-  const worse = (a: number, b: number) => before(score, b, a);
-  for (let i = 0; i < count; i++) {
-    const e = touched[i]!;
-    if (heap.length < limit) {
-      let child = heap.length;
-      heap.push(e);
-      while (child > 0) {
-        const parent = (child - 1) >> 1;
-        if (!worse(e, heap[parent]!)) break;
-        heap[child] = heap[parent]!;
-        child = parent;
-      }
-      heap[child] = e;
-    } else if (before(score, e, heap[0]!)) {
-      let parent = 0;
-      for (let child = 1; child < heap.length; parent = child, child = 2 * child + 1) {
-        if (child + 1 < heap.length && worse(heap[child + 1]!, heap[child]!)) child++;
-        if (!worse(heap[child]!, e)) break;
-        heap[parent] = heap[child]!;
-      }
-      heap[parent] = e;
-    }
-  }
-  return heap.sort((a, b) => (before(score, a, b) ? -1 : 1));
 }
