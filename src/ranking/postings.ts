@@ -144,7 +144,7 @@ export class SegmentedPostings {
     this.deltaData = grownUint16(this.deltaData, this.deltaLength * this.width);
     this.deltaEntry[posting] = slot;
     this.deltaNext[posting] = this.deltaHead[id] as number;
-    this.deltaData.fill(0, posting * this.width, (posting + 1) * this.width);
+    // deltaData past deltaLength is still zero: the delta only grows until a compaction resets it.
     this.deltaHead[id] = posting;
     this.deltaLast[id] = slot;
     this.postingsOf[slot]! += 1;
@@ -219,7 +219,7 @@ export class SegmentedPostings {
         const slot = this.baseEntry[p]!;
         if (alive[slot] === 0) continue;
         entry[length] = remap[slot]!;
-        data.set(this.baseData.subarray(p * width, p * width + width), length * width);
+        for (let f = 0; f < width; f++) data[length * width + f] = this.baseData[p * width + f]!;
         length++;
       }
     };
@@ -228,7 +228,7 @@ export class SegmentedPostings {
         const slot = this.deltaEntry[p]!;
         if (alive[slot] === 0) continue;
         entry[length] = remap[slot]!;
-        data.set(this.deltaData.subarray(p * width, p * width + width), length * width);
+        for (let f = 0; f < width; f++) data[length * width + f] = this.deltaData[p * width + f]!;
         length++;
       }
     };
