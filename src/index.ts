@@ -55,5 +55,7 @@ export type {
   UsageShape,
 } from "./factory/register.js";
 
+export type { LibraryErrorClass } from "./factory/outcomes.js";
+
 // Errors
 export { McpSearchError } from "./errors.js";
