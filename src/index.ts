@@ -38,8 +38,8 @@ export type { IndexIntentOptions, IntentLocale, IntentWords, QueryIntent } from 
 // Vocabulary
 export { createVocabulary } from "./vocabulary.js";
 export type { ExpandedTerm, Vocabulary, VocabularyEntry, VocabularyLocale, VocabularyOptions } from "./vocabulary.js";
-export { buildGlobClause } from "./sql.js";
-export type { GlobClause, GlobClauseOptions } from "./sql.js";
+export { SQL_CLAUSE_LIMITS, buildGlobClause, buildPostgresClause } from "./sql.js";
+export type { GlobClause, GlobClauseOptions, PostgresClause, PostgresClauseOptions } from "./sql.js";
 
 // Envelope
 export { deepResearchError, deepResearchResult } from "./envelope.js";
