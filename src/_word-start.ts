@@ -41,88 +41,103 @@ interface TermPatterns {
   readonly patterns: readonly string[];
 }
 
-/** One term's test, built once: an `indexOf` walk for one pattern, one regex for several. */
-function compileTerm(patterns: readonly string[]): (text: string) => boolean {
-  const [only] = patterns;
-  if (patterns.length === 0 || only === undefined) return () => false;
-  if (patterns.length === 1) {
-    return (text) => {
-      for (let at = text.indexOf(only); at !== -1; at = text.indexOf(only, at + 1)) {
-        if (at === 0 || !isWordCode(text.charCodeAt(at - 1))) return true;
-      }
-      return false;
-    };
-  }
-  // One pass for all the patterns instead of one `indexOf` walk each; the lookbehind is the
-  // rule itself (no [a-z0-9] code unit just before), and without the `u` flag the regex reads
-  // UTF-16 code units, exactly as `indexOf` and `charCodeAt` do.
-  const alternatives = patterns.map((pattern) => pattern.replace(/[$()*+./?[\\\]^{|}-]/g, "\\$&"));
-  const regex = new RegExp(`(?<![a-z0-9])(?:${alternatives.join("|")})`);
-  return (text) => regex.test(text);
+/**
+ * One step of a compiled expansion: a term reduced to one pattern (`regex` null, an `indexOf`
+ * walk) or to one regex for its several patterns. Plain data, so one monomorphic loop runs
+ * every expansion.
+ */
+interface Step {
+  readonly pattern: string;
+  readonly regex: RegExp | null;
 }
 
 /** An expansion compiled, with the term objects and pattern lists it was compiled from. */
 interface CompiledExpansion {
+  readonly source: readonly TermPatterns[];
   readonly terms: readonly TermPatterns[];
   readonly patterns: readonly (readonly string[])[];
-  readonly test: (text: string) => boolean;
+  readonly steps: readonly Step[];
 }
 
-/** The AND of the terms' tests, with no loop for the usual one or two terms. */
-function conjunction(tests: readonly ((text: string) => boolean)[]): (text: string) => boolean {
-  const [first, second] = tests;
-  if (first === undefined) return () => false;
-  if (second === undefined) return first;
-  if (tests.length === 2) return (text) => first(text) && second(text);
-  return (text) => {
-    for (const test of tests) if (!test(text)) return false;
-    return true;
-  };
+/** Matches nowhere: the step of a term left with no pattern. */
+const NEVER: Step = { pattern: "", regex: /(?!)/ };
+
+function compileStep(patterns: readonly string[]): Step {
+  const [only] = patterns;
+  if (only === undefined) return NEVER;
+  if (patterns.length === 1) return { pattern: only, regex: null };
+  // One pass for all the patterns instead of one `indexOf` walk each; the lookbehind is the
+  // rule itself (no [a-z0-9] code unit just before), and without the `u` flag the regex reads
+  // UTF-16 code units, exactly as `indexOf` and `charCodeAt` do.
+  const alternatives = patterns.map((pattern) => pattern.replace(/[$()*+./?[\\\]^{|}-]/g, "\\$&"));
+  return { pattern: "", regex: new RegExp(`(?<![a-z0-9])(?:${alternatives.join("|")})`) };
 }
 
 function compileExpansion(expanded: readonly TermPatterns[]): CompiledExpansion {
   const terms = expanded.slice();
   const patterns = terms.map((term) => term.patterns);
-  const decisive = patterns.map(decisivePatterns);
-  if (decisive.length === 0 || decisive.some((list) => list.length === 0)) return { terms, patterns, test: () => false };
   // AND is order-free, so the term most likely to fail goes first: the one whose shortest
   // pattern is longest (long words are rarer, and `indexOf` skips faster on them). Stable sort.
   const shortest = (list: readonly string[]) => Math.min(...list.map((pattern) => pattern.length));
-  const tests = decisive
-    .map((list) => ({ length: shortest(list), test: compileTerm(list) }))
+  const steps = patterns
+    .map(decisivePatterns)
+    .map((list) => ({ length: list.length === 0 ? Infinity : shortest(list), step: compileStep(list) }))
     .sort((a, b) => b.length - a.length)
-    .map(({ test }) => test);
-  return { terms, patterns, test: conjunction(tests) };
+    .map(({ step }) => step);
+  return { source: expanded, terms, patterns, steps };
 }
 
 /** True while `expanded` still holds the very term objects and pattern lists `entry` was compiled from. */
 function isCurrent(entry: CompiledExpansion, expanded: readonly TermPatterns[]): boolean {
-  if (entry.terms.length !== expanded.length) return false;
-  for (let i = 0; i < expanded.length; i += 1) {
+  const { terms, patterns } = entry;
+  if (terms.length !== expanded.length) return false;
+  for (let i = 0; i < terms.length; i += 1) {
     const term = expanded[i];
-    if (term !== entry.terms[i] || term?.patterns !== entry.patterns[i]) return false;
+    if (term !== terms[i] || term?.patterns !== patterns[i]) return false;
   }
   return true;
 }
 
 const compiledExpansions = new WeakMap<readonly TermPatterns[], CompiledExpansion>();
+/** The expansion used last: a filter calls with the same one for every row, so this skips the map. */
+let lastCompiled: CompiledExpansion | undefined;
 
-/**
- * True when every term has a pattern at a word start of `text`; an empty expansion matches
- * nothing. The same answer as testing each pattern with {@link matchesAtWordStart}, faster:
- * each expansion is compiled once (covered patterns dropped, the likeliest-to-fail term first,
- * one regex for a term of several patterns) and kept while the array lives. It is recompiled
- * when a term or a term's `patterns` list is replaced; a `patterns` list written in place (its
- * type is `readonly`) is not noticed.
- *
- * @example
- * matchesExpansion("cultivo de soja", [{ patterns: ["soja"] }, { patterns: ["cultivos", "cultivo"] }]) // => true
- */
-export function matchesExpansion(text: string, expanded: readonly TermPatterns[]): boolean {
+function compiledFor(expanded: readonly TermPatterns[]): CompiledExpansion {
+  const last = lastCompiled;
+  if (last !== undefined && last.source === expanded && last.terms.length === expanded.length) return last;
   let entry = compiledExpansions.get(expanded);
   if (entry === undefined || !isCurrent(entry, expanded)) {
     entry = compileExpansion(expanded);
     compiledExpansions.set(expanded, entry);
   }
-  return entry.test(text);
+  lastCompiled = entry;
+  return entry;
+}
+
+/**
+ * True when every term has a pattern at a word start of `text`; an empty expansion matches
+ * nothing. The same answer as testing each pattern with {@link matchesAtWordStart}, faster:
+ * each expansion is compiled once (covered patterns dropped, the likeliest-to-fail term first,
+ * one regex for a term of several patterns) and kept while the array lives. An expansion is
+ * read-only (its type says so): build a new one rather than editing it. When it comes back
+ * after another one was used, a replaced term or `patterns` list, or a changed length, is
+ * noticed and recompiled; between two calls in a row only a changed length is.
+ *
+ * @example
+ * matchesExpansion("cultivo de soja", [{ patterns: ["soja"] }, { patterns: ["cultivos", "cultivo"] }]) // => true
+ */
+export function matchesExpansion(text: string, expanded: readonly TermPatterns[]): boolean {
+  const steps = compiledFor(expanded).steps;
+  if (steps.length === 0) return false;
+  for (let s = 0; s < steps.length; s += 1) {
+    const { pattern, regex } = steps[s] as Step;
+    if (regex !== null) {
+      if (!regex.test(text)) return false;
+      continue;
+    }
+    let at = text.indexOf(pattern);
+    while (at > 0 && isWordCode(text.charCodeAt(at - 1))) at = text.indexOf(pattern, at + 1);
+    if (at === -1) return false;
+  }
+  return true;
 }
