@@ -76,7 +76,17 @@ export interface VocabularyTexts {
   /** A stopword in `extraStopwords` that is not text. */
   readonly badStopword: (index: number) => string;
   /** A SQL column name that is not a plain identifier; `column` is already quoted. */
-  readonly unsafeColumn: (column: string) => string;
+  readonly unsafeColumn: (builder: string, column: string) => string;
+  /** An expansion that is not a list of terms with a `patterns` list of text. */
+  readonly badExpansion: (builder: string) => string;
+  /** More terms than `SQL_CLAUSE_LIMITS.maxTerms`. */
+  readonly tooManyTerms: (builder: string, count: number, max: number) => string;
+  /** More patterns, over all terms, than `SQL_CLAUSE_LIMITS.maxPatterns`. */
+  readonly tooManyPatterns: (builder: string, count: number, max: number) => string;
+  /** A pattern longer than `SQL_CLAUSE_LIMITS.maxPatternLength`. */
+  readonly patternTooLong: (builder: string, length: number, max: number) => string;
+  /** A `firstParameter` that is not an integer from 1 to 65535, or runs past $65535. */
+  readonly badFirstParameter: (value: string) => string;
   /** A `locale` the vocabulary does not know; `locale` is already quoted. */
   readonly unknownLocale: (locale: string) => string;
 }
@@ -211,8 +221,18 @@ const PT_BR: LocaleTexts = {
     emptySource: (entry, asked, source) =>
       `createVocabulary: a entrada ${entry} ("${asked}") tem "source[${source}]" vazio.`,
     badStopword: (index) => `createVocabulary: "extraStopwords[${index}]" deve ser texto.`,
-    unsafeColumn: (column) =>
-      `buildGlobClause: a coluna ${column} não é um identificador simples ([A-Za-z_][A-Za-z0-9_]*).`,
+    unsafeColumn: (builder, column) =>
+      `${builder}: a coluna ${column} não é um identificador simples ([A-Za-z_][A-Za-z0-9_]*).`,
+    badExpansion: (builder) =>
+      `${builder}: a expansão deve ser uma lista de termos { term, patterns }, com "patterns" uma lista de textos (use vocab.expandQuery).`,
+    tooManyTerms: (builder, count, max) =>
+      `${builder}: a consulta tem ${count} termos; o máximo é ${max} (SQL_CLAUSE_LIMITS.maxTerms). Encurte a consulta.`,
+    tooManyPatterns: (builder, count, max) =>
+      `${builder}: a expansão tem ${count} padrões; o máximo é ${max} (SQL_CLAUSE_LIMITS.maxPatterns). Encurte a consulta ou as fontes do vocabulário.`,
+    patternTooLong: (builder, length, max) =>
+      `${builder}: um padrão tem ${length} caracteres; o máximo é ${max} (SQL_CLAUSE_LIMITS.maxPatternLength).`,
+    badFirstParameter: (value) =>
+      `buildPostgresClause: "firstParameter" ${value} deve ser um inteiro de 1 a 65535, e os parâmetros não podem passar de $65535.`,
     unknownLocale: (locale) => `createVocabulary: idioma ${locale} desconhecido; use "pt-BR" ou "en".`,
   },
   tools: {
@@ -288,8 +308,18 @@ const EN: LocaleTexts = {
     emptySource: (entry, asked, source) =>
       `createVocabulary: entry ${entry} ("${asked}") has an empty "source[${source}]".`,
     badStopword: (index) => `createVocabulary: "extraStopwords[${index}]" must be text.`,
-    unsafeColumn: (column) =>
-      `buildGlobClause: column ${column} is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*).`,
+    unsafeColumn: (builder, column) =>
+      `${builder}: column ${column} is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*).`,
+    badExpansion: (builder) =>
+      `${builder}: the expansion must be a list of terms { term, patterns }, with "patterns" a list of text (use vocab.expandQuery).`,
+    tooManyTerms: (builder, count, max) =>
+      `${builder}: the query has ${count} terms; the maximum is ${max} (SQL_CLAUSE_LIMITS.maxTerms). Shorten the query.`,
+    tooManyPatterns: (builder, count, max) =>
+      `${builder}: the expansion has ${count} patterns; the maximum is ${max} (SQL_CLAUSE_LIMITS.maxPatterns). Shorten the query or the vocabulary's sources.`,
+    patternTooLong: (builder, length, max) =>
+      `${builder}: a pattern has ${length} characters; the maximum is ${max} (SQL_CLAUSE_LIMITS.maxPatternLength).`,
+    badFirstParameter: (value) =>
+      `buildPostgresClause: "firstParameter" ${value} must be an integer from 1 to 65535, and the parameters must not run past $65535.`,
     unknownLocale: (locale) => `createVocabulary: unknown locale ${locale}; use "pt-BR" or "en".`,
   },
   tools: {

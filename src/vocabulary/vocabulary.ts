@@ -6,6 +6,7 @@ import { localeTexts, type VocabularyTexts } from "../locales/index.js";
 import { normalizeText } from "../ranking/normalize.js";
 import { McpSearchError } from "../errors.js";
 import { stripGlobMetacharacters } from "./glob.js";
+import { matchesAtWordStart, matchesExpansion } from "./word-start.js";
 
 /**
  * The vocabulary's language: it picks the stopwords, the singular rules and the note's sentence.
@@ -104,20 +105,6 @@ const EDGE_PUNCTUATION = /^[\p{P}\p{S}]$/u;
 
 function normalizeVocabularyText(text: string): string {
   return normalizeText(text.replace(DASHES, " "));
-}
-
-/** True for a UTF-16 code in [a-z0-9]: the only characters that continue a word. */
-function isWordCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
-}
-
-/** True when `pattern` occurs at position 0 or just after a character outside [a-z0-9]. */
-function matchesAtWordStart(text: string, pattern: string): boolean {
-  if (pattern === "") return false;
-  for (let at = text.indexOf(pattern); at !== -1; at = text.indexOf(pattern, at + 1)) {
-    if (at === 0 || !isWordCode(text.charCodeAt(at - 1))) return true;
-  }
-  return false;
 }
 
 /** The locale's singular of one word; a rule only fires where it cannot leave a fragment. */
@@ -322,8 +309,7 @@ export function createVocabulary(options: VocabularyOptions): Vocabulary {
     expandTerm: (word) => expand(normalizeVocabularyText(word)).patterns.slice(),
     expandQuery: (query) => queryTerms(query).map(expand),
     matchesTerm,
-    matchesQuery: (normalisedText, expanded) =>
-      expanded.length > 0 && expanded.every((term) => matchesTerm(normalisedText, term)),
+    matchesQuery: (normalisedText, expanded) => matchesExpansion(normalisedText, expanded),
     vocabularyNotes: (expanded) =>
       expanded.flatMap((entry) => {
         if (!entry.translated) return [];
