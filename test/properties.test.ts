@@ -77,6 +77,23 @@ describe("createIndex(...).search", () => {
     );
   });
 
+  it("returns only entries that cover a query token: the phrase bonus never matches on its own", () => {
+    const covers = (entry: IndexEntry, token: string) =>
+      [entry.id, entry.title, ...(entry.keywords ?? []), entry.text ?? ""].some((field) =>
+        normalizeText(field) === token || tokenize(field).some((word) => word === token || (token.length >= 3 && word.startsWith(token))));
+    const inside = fc.tuple(entriesArbitrary, fc.nat(), fc.nat(), fc.integer({ min: 3, max: 8 }))
+      .map(([entries, which, from, length]) => [entries, entries[which % (entries.length || 1)]?.title.substr(from % 10, length) ?? ""] as const);
+    fc.assert(
+      fc.property(fc.oneof(fc.tuple(entriesArbitrary, someText), inside), ([entries, query]) => {
+        const tokens = tokenize(query);
+        for (const hit of createIndex(entries).search(query, { limit: entries.length })) {
+          const entry = entries.find((candidate) => candidate.id === hit.id) as IndexEntry;
+          expect(tokens.some((token) => covers(entry, token))).toBe(true);
+        }
+      }),
+    );
+  });
+
   it("lets the order of insertion decide ties only", () => {
     fc.assert(
       fc.property(entriesArbitrary, wordText, (entries, query) => {
