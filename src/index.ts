@@ -57,5 +57,9 @@ export type {
 
 export type { LibraryErrorClass } from "./factory/outcomes.js";
 
+// Locales
+export { LOCALES } from "./locales/index.js";
+export type { Locale } from "./locales/index.js";
+
 // Errors
 export { McpSearchError } from "./errors.js";
