@@ -36,8 +36,8 @@ export type { IndexEntry, IndexOptions, IndexRanking, SearchIndex, SearchOptions
 // Vocabulary
 export { createVocabulary } from "./vocabulary/vocabulary.js";
 export type { ExpandedTerm, Vocabulary, VocabularyEntry, VocabularyLocale, VocabularyOptions } from "./vocabulary/vocabulary.js";
-export { buildGlobClause } from "./vocabulary/sql.js";
-export type { GlobClause, GlobClauseOptions } from "./vocabulary/sql.js";
+export { SQL_CLAUSE_LIMITS, buildGlobClause, buildPostgresClause } from "./vocabulary/sql.js";
+export type { GlobClause, GlobClauseOptions, PostgresClause, PostgresClauseOptions } from "./vocabulary/sql.js";
 
 // Envelope
 export { deepResearchError, deepResearchResult } from "./envelope.js";
@@ -54,6 +54,12 @@ export type {
   UsageRecorder,
   UsageShape,
 } from "./factory/register.js";
+
+export type { LibraryErrorClass } from "./factory/outcomes.js";
+
+// Locales
+export { LOCALES } from "./locales/index.js";
+export type { Locale } from "./locales/index.js";
 
 // Errors
 export { McpSearchError } from "./errors.js";

@@ -5,7 +5,7 @@
  * This module is the single source of shapes. Nothing else in the library declares one.
  */
 import { z } from "zod";
-import { localeTexts, type LocaleTexts, type SurfaceLocale } from "../locales/index.js";
+import { checkLocale, localeTexts, type Locale, type LocaleTexts } from "../locales/index.js";
 import { describeReceived } from "./received.js";
 
 /**
@@ -32,7 +32,7 @@ export type DeepResearchToolName = (typeof DEEP_RESEARCH_TOOLS)[number];
  * @example
  * const locale: ContractLocale = "en";
  */
-export type ContractLocale = SurfaceLocale;
+export type ContractLocale = Locale;
 
 /**
  * The longest `query` the `search` tool accepts, in UTF-16 code units (JavaScript's `length`).
@@ -133,6 +133,7 @@ const schemaCache = new Map<ContractLocale, ContractSchemas>();
  * // => 'Unrecognized key in the arguments: "limit". Use only the contract\'s keys.'
  */
 export function contractSchemas(locale: ContractLocale = "pt-BR"): ContractSchemas {
+  locale = checkLocale(locale, "contractSchemas");
   let schemas = schemaCache.get(locale);
   if (schemas === undefined) {
     schemas = buildSchemas(localeTexts(locale));

@@ -2,13 +2,12 @@
  * Private helper of the factory: set-up checks of `registerDeepResearchTools`' arguments.
  * Misuse throws `McpSearchError` naming the culprit; nothing is checked at request time here.
  */
-import type { ContractLocale } from "../contract/schemas.js";
 import { McpSearchError } from "../errors.js";
+import { checkLocale, type Locale } from "../locales/index.js";
 import { DEFAULT_LIMIT } from "../ranking/create-index.js";
 import type { DeepResearchToolsOptions } from "./register.js";
 import { MAX_TIMEOUT_MS } from "./deadline.js";
 
-const LOCALES: readonly ContractLocale[] = ["pt-BR", "en"];
 const OPTIONAL_FUNCTIONS = ["resolveId", "notFound", "onError", "extendOutputSchema", "record", "classifyError", "classifyThrown"] as const;
 
 function fail(message: string): never {
@@ -17,7 +16,7 @@ function fail(message: string): never {
 
 /** The options resolved with their defaults, once every argument passed its check. */
 export interface CheckedOptions {
-  readonly locale: ContractLocale;
+  readonly locale: Locale;
   readonly limit: number;
   /** `undefined` when not given: the factory applies its default. */
   readonly timeoutMs: number | undefined;
@@ -41,8 +40,7 @@ export function validateOptions(server: unknown, options: DeepResearchToolsOptio
     if (name === "richTools" && value === undefined) continue;
     if (typeof value !== "string" || value.trim() === "") fail(`\`${name}\` must be a non-empty phrase (got ${JSON.stringify(value)}).`);
   }
-  const locale = options.locale ?? "pt-BR";
-  if (!LOCALES.includes(locale)) fail(`unknown \`locale\` ${JSON.stringify(locale)}: use "pt-BR" or "en".`);
+  const locale = checkLocale(options.locale, "registerDeepResearchTools");
   const limit = options.limit ?? DEFAULT_LIMIT;
   if (!Number.isSafeInteger(limit) || limit < 1) fail(`\`limit\` must be an integer of at least 1 (got ${String(limit)}).`);
   const timeoutMs = options.timeoutMs;

@@ -21,12 +21,28 @@ import { classifyFailure, messageOf, readMessage } from "./telemetry.js";
 export const CLASSE_KEY = "br.com.sidneybissoli.mcp/classe-do-erro";
 const CLASSE = Symbol.for(CLASSE_KEY);
 
+/**
+ * The classes the library itself gives an error result, under `CLASSE_DO_ERRO` and in
+ * `tool_error` telemetry. The values are the original 0.9.0's, in Portuguese, and stay so that
+ * dashboards built on them keep working:
+ * - `"nao_encontrado"` ("not found"): `fetch` got an id that no document has (after `resolveId`).
+ * - `"tempo_esgotado"` ("time ran out"): the call's callbacks outlived `timeoutMs`.
+ * - `"resposta_invalida"` ("invalid reply"): a callback returned a reply outside the contract.
+ *
+ * A server adds its own classes through an error's `classe`, `classifyThrown` or
+ * `classifyError`; those are any string.
+ *
+ * @example
+ * const classe: LibraryErrorClass = "nao_encontrado";
+ */
+export type LibraryErrorClass = "nao_encontrado" | "tempo_esgotado" | "resposta_invalida";
+
 /** The `classe` of a call whose callbacks outlived `timeoutMs`. */
-export const TIMEOUT_CLASS = "tempo_esgotado";
+export const TIMEOUT_CLASS: LibraryErrorClass = "tempo_esgotado";
 /** The `classe` of a call whose callback returned a reply outside the contract. */
-export const BAD_REPLY_CLASS = "resposta_invalida";
+export const BAD_REPLY_CLASS: LibraryErrorClass = "resposta_invalida";
 /** The `classe` of an unknown id. */
-export const NOT_FOUND_CLASS = "nao_encontrado";
+export const NOT_FOUND_CLASS: LibraryErrorClass = "nao_encontrado";
 
 export type ToolResult = DeepResearchResult<object> | DeepResearchErrorResult;
 

@@ -11,24 +11,9 @@
 import type { FetchDocument, SearchResult } from "../contract/schemas.js";
 import type { EnvelopeExtras } from "../envelope.js";
 import { describeReceived } from "../contract/received.js";
+import type { ExpectedKind, ReplyProblem } from "../locales/index.js";
 
-/** What the contract expected where a reply broke it. */
-export type ExpectedKind = "string" | "list" | "object" | "searchReply" | "fetchReply";
-
-/**
- * How a reply broke the contract. `path` names the field as a reader would write it
- * (`results[3].url`, `document.text`, `extras.meta`), or `""` for the whole reply. `tooLarge`
- * carries the reply's serialised size in UTF-16 code units, or null when JavaScript could not
- * even build the string.
- */
-export type ReplyProblem =
-  | { readonly kind: "type"; readonly path: string; readonly expected: ExpectedKind; readonly received: string }
-  | { readonly kind: "empty"; readonly path: string }
-  | { readonly kind: "otherId"; readonly path: string; readonly requested: string; readonly returned: string }
-  | { readonly kind: "json"; readonly path: string; readonly detail: string }
-  | { readonly kind: "invalid"; readonly path: string; readonly detail: string }
-  | { readonly kind: "undeclared"; readonly path: string }
-  | { readonly kind: "tooLarge"; readonly path: string; readonly size: number | null; readonly limit: number };
+export type { ReplyProblem };
 
 /** A reply reduced to the contract's search object and the call's extras. */
 export interface NormalizedSearch {

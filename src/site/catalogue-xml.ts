@@ -4,7 +4,7 @@
  * package entry.
  */
 import { loadPeer } from "./peers.js";
-import { localeTexts } from "../locales/index.js";
+import { checkLocale, localeTexts } from "../locales/index.js";
 import type { CatalogueEntry, CatalogueOptions, CatalogueProblem, CatalogueProblemKind } from "./catalogue.js";
 import { McpSearchError } from "../errors.js";
 import { pageKey, trimSlash } from "../ranking/page.js";
@@ -26,7 +26,7 @@ export function settings(options: CatalogueOptions, caller: string) {
       throw new McpSearchError(`${caller}: baseUrl ${JSON.stringify(options.baseUrl)} is not an absolute URL.`);
     }
   }
-  return { texts: localeTexts(options.locale ?? "pt-BR").catalogue, base, id: options.id ?? pageId };
+  return { texts: localeTexts(checkLocale(options.locale, caller)).catalogue, base, id: options.id ?? pageId };
 }
 
 export type Settings = ReturnType<typeof settings>;

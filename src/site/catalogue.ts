@@ -16,7 +16,7 @@ import {
   textOf,
   type Elements,
 } from "./catalogue-xml.js";
-import type { SurfaceLocale } from "../locales/index.js";
+import type { Locale } from "../locales/index.js";
 import { loadPeer } from "./peers.js";
 import { pageKey } from "../ranking/page.js";
 import type { IndexEntry } from "../ranking/create-index.js";
@@ -101,7 +101,7 @@ export interface SitemapResult extends CatalogueResult {
  */
 export interface CatalogueOptions {
   /** Language of the problem messages. @default "pt-BR" */
-  readonly locale?: SurfaceLocale;
+  readonly locale?: Locale;
   /**
    * Absolute URL against which relative links are resolved (usually where the file was
    * fetched). Without it a relative link is reported and skipped.

@@ -11,7 +11,7 @@
 import { loadPeer } from "./peers.js";
 import type { Chrono, ParsedResult, Parser, ParsingContext, ParsingResult, Refiner } from "chrono-node";
 import { McpSearchError } from "../errors.js";
-import type { SurfaceLocale } from "../locales/index.js";
+import { checkLocale, type Locale } from "../locales/index.js";
 
 const chrono = loadPeer("chrono-node");
 
@@ -35,7 +35,7 @@ export interface FindDatesOptions {
    * whose users write only English passes "en", so that no Portuguese month word counts.
    * @default undefined (pt-BR and English)
    */
-  readonly locale?: SurfaceLocale;
+  readonly locale?: Locale;
 }
 
 /**
@@ -149,10 +149,8 @@ function buildParser(language: "pt" | "en", dayFirst: boolean): Chrono {
 const parsers = new Map<boolean, { readonly pt: Chrono; readonly en: Chrono }>();
 
 /** The parsers of the languages asked for; an unknown locale is misuse and throws. */
-function parsersFor(dayFirst: boolean, locale: SurfaceLocale | undefined): readonly Chrono[] {
-  if (locale !== undefined && locale !== "pt-BR" && locale !== "en") {
-    throw new McpSearchError(`findDates: unknown locale ${JSON.stringify(locale)}; use "pt-BR", "en", or leave it out for both.`);
-  }
+function parsersFor(dayFirst: boolean, locale: Locale | undefined): readonly Chrono[] {
+  if (locale !== undefined) checkLocale(locale, "findDates");
   let built = parsers.get(dayFirst);
   if (built === undefined) {
     built = { pt: buildParser("pt", dayFirst), en: buildParser("en", dayFirst) };

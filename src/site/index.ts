@@ -21,4 +21,4 @@ export type { FindDatesOptions, QueryDates } from "./dates.js";
 
 // Intent
 export { INTENT_WORDS, createIntentIndex, detectIntent } from "./intent.js";
-export type { IndexIntentOptions, IntentLocale, IntentWords, QueryIntent } from "./intent.js";
+export type { IndexIntentOptions, IntentWords, QueryIntent } from "./intent.js";

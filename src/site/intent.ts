@@ -15,6 +15,7 @@
 import type { SearchResult } from "../contract/schemas.js";
 import { McpSearchError } from "../errors.js";
 import { normalizeText } from "../ranking/normalize.js";
+import { LOCALES, localeTexts, type Locale } from "../locales/index.js";
 import { createIndex, DEFAULT_LIMIT, tokenize, type IndexEntry, type IndexOptions, type SearchIndex, type SearchOptions } from "../ranking/create-index.js";
 
 /**
@@ -30,34 +31,17 @@ export interface IntentWords {
 }
 
 /**
- * The locales whose intent words the library ships.
- *
- * @example
- * const locale: IntentLocale = "pt-BR";
- */
-export type IntentLocale = "pt-BR" | "en";
-
-/**
  * The intent words per locale, readable by servers (to extend them, or to build their own
- * ranking). Matched on whole words after normalisation, so accents and case never count.
+ * ranking). Matched on whole words after normalisation, so accents and case never count. Each
+ * language's lists live in its locale file (src/locales/).
  *
  * @example
  * INTENT_WORDS.en.now.includes("right now");      // => true
  * INTENT_WORDS["pt-BR"].latest.includes("ontem"); // => true
  */
-export const INTENT_WORDS: Readonly<Record<IntentLocale, IntentWords>> = {
-  "pt-BR": {
-    now: ["agora", "agora mesmo", "atualmente", "neste momento", "nesse momento", "no momento",
-      "hoje", "ao vivo", "em tempo real", "tempo real"],
-    latest: ["último", "última", "últimos", "últimas", "mais recente", "mais recentes", "recente", "recentes",
-      "recentemente", "mais novo", "mais nova", "ontem"],
-  },
-  en: {
-    now: ["now", "right now", "currently", "at the moment", "at present", "presently", "live",
-      "today", "real time", "realtime"],
-    latest: ["latest", "newest", "recent", "most recent", "recently", "last", "yesterday"],
-  },
-};
+export const INTENT_WORDS: Readonly<Record<Locale, IntentWords>> = Object.fromEntries(
+  LOCALES.map((locale) => [locale, localeTexts(locale).language.intent]),
+) as Record<Locale, IntentWords>;
 
 /**
  * What {@link detectIntent} read in a query: which intents fired, and the query's words that
@@ -125,9 +109,10 @@ function buildPhraseTable(words: IntentWords): PhraseTable {
   return table;
 }
 
+/** Every locale's words at once: a query may be in any of them. */
 const DEFAULT_WORDS: IntentWords = {
-  now: [...INTENT_WORDS["pt-BR"].now, ...INTENT_WORDS.en.now],
-  latest: [...INTENT_WORDS["pt-BR"].latest, ...INTENT_WORDS.en.latest],
+  now: LOCALES.flatMap((locale) => INTENT_WORDS[locale].now),
+  latest: LOCALES.flatMap((locale) => INTENT_WORDS[locale].latest),
 };
 const DEFAULT_TABLE = buildPhraseTable(DEFAULT_WORDS);
 

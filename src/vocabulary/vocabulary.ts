@@ -2,10 +2,11 @@
  * The question's vocabulary: everyday words to the source's words, matched at word starts.
  * Servers keep their own tables of measured pairs; this module holds the recipe.
  */
-import { localeTexts, type VocabularyTexts } from "../locales/index.js";
+import { checkLocale, localeTexts, type Locale, type VocabularyTexts } from "../locales/index.js";
 import { normalizeText } from "../ranking/normalize.js";
 import { McpSearchError } from "../errors.js";
 import { stripGlobMetacharacters } from "./glob.js";
+import { matchesAtWordStart, matchesExpansion } from "./word-start.js";
 
 /**
  * The vocabulary's language: it picks the stopwords, the singular rules and the note's sentence.
@@ -13,7 +14,7 @@ import { stripGlobMetacharacters } from "./glob.js";
  * @example
  * const locale: VocabularyLocale = "en";
  */
-export type VocabularyLocale = "pt-BR" | "en";
+export type VocabularyLocale = Locale;
 
 /**
  * One measured pair: the word people ask with, and the words the source uses for it. Sources may
@@ -91,48 +92,11 @@ export interface Vocabulary {
   askedWordsFor(name: string): string[];
 }
 
-const STOPWORDS: Readonly<Record<VocabularyLocale, readonly string[]>> = {
-  en: ["a", "an", "the", "of", "in", "on", "for", "and", "to", "per", "by", "with"],
-  "pt-BR": [
-    "a", "o", "as", "os", "um", "uma", "de", "da", "do", "das", "dos", "e", "em", "no", "na",
-    "nos", "nas", "ao", "aos", "por", "para", "com", "sem", "que", "ou",
-  ],
-};
-
 const DASHES = /[-\u2010-\u2014]/g;
 const EDGE_PUNCTUATION = /^[\p{P}\p{S}]$/u;
 
 function normalizeVocabularyText(text: string): string {
   return normalizeText(text.replace(DASHES, " "));
-}
-
-/** True for a UTF-16 code in [a-z0-9]: the only characters that continue a word. */
-function isWordCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
-}
-
-/** True when `pattern` occurs at position 0 or just after a character outside [a-z0-9]. */
-function matchesAtWordStart(text: string, pattern: string): boolean {
-  if (pattern === "") return false;
-  for (let at = text.indexOf(pattern); at !== -1; at = text.indexOf(pattern, at + 1)) {
-    if (at === 0 || !isWordCode(text.charCodeAt(at - 1))) return true;
-  }
-  return false;
-}
-
-/** The locale's singular of one word; a rule only fires where it cannot leave a fragment. */
-function singularOf(word: string, locale: VocabularyLocale): string {
-  const n = word.length;
-  if (locale === "en") {
-    if (n > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  } else {
-    if (n > 4 && (word.endsWith("oes") || word.endsWith("aes"))) return `${word.slice(0, -3)}ao`;
-    if (n > 4 && (word.endsWith("ais") || word.endsWith("eis") || word.endsWith("ois"))) {
-      return `${word.slice(0, -2)}l`;
-    }
-  }
-  if (n > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
-  return word;
 }
 
 /** Cuts punctuation and symbols off both ends of a word ("(renda)," gives "renda"). */
@@ -268,22 +232,19 @@ function leftoverTerms(words: readonly QueryWord[], cut: ReadonlySet<number>): {
  * // => ['"renda" também foi buscado como rendimento — a palavra que o IBGE usa.']
  */
 export function createVocabulary(options: VocabularyOptions): Vocabulary {
-  const locale: VocabularyLocale = options.locale ?? "pt-BR";
-  if (locale !== "pt-BR" && locale !== "en") {
-    throw new McpSearchError(localeTexts("pt-BR").vocabulary.unknownLocale(JSON.stringify(locale)));
-  }
-  const texts = localeTexts(locale).vocabulary;
+  const locale = checkLocale(options.locale, "createVocabulary");
+  const { vocabulary: texts, language } = localeTexts(locale);
   const sourceName = typeof options.sourceName === "string" ? options.sourceName.trim() : "";
   if (sourceName === "") throw new McpSearchError(texts.emptySourceName);
   const table = readTable(options.entries ?? [], texts);
   const extra = options.extraStopwords ?? [];
-  const stopwords = new Set(STOPWORDS[locale]);
+  const stopwords = new Set(language.vocabularyStopwords);
   extra.forEach((word: unknown, index) => {
     if (typeof word !== "string") throw new McpSearchError(texts.badStopword(index));
     const normalised = normalizeVocabularyText(word);
     if (normalised !== "") stopwords.add(normalised);
   });
-  const singular = (term: string): string => term.split(" ").map((word) => singularOf(word, locale)).join(" ");
+  const singular = (term: string): string => term.split(" ").map(language.singular).join(" ");
 
   function queryTerms(query: string): string[] {
     const words = splitQueryWords(query);
@@ -322,8 +283,7 @@ export function createVocabulary(options: VocabularyOptions): Vocabulary {
     expandTerm: (word) => expand(normalizeVocabularyText(word)).patterns.slice(),
     expandQuery: (query) => queryTerms(query).map(expand),
     matchesTerm,
-    matchesQuery: (normalisedText, expanded) =>
-      expanded.length > 0 && expanded.every((term) => matchesTerm(normalisedText, term)),
+    matchesQuery: (normalisedText, expanded) => matchesExpansion(normalisedText, expanded),
     vocabularyNotes: (expanded) =>
       expanded.flatMap((entry) => {
         if (!entry.translated) return [];

@@ -308,6 +308,16 @@ describe("registerDeepResearchTools: the cap on a reply's size", () => {
     expect(calls.at(-1)).toStrictEqual(["tool_error", "fetch", { params: "id", classe: "" }]);
   });
 
+  it("answers a reply JavaScript cannot serialise at all (V8's string limit) with an isError naming the cap", async () => {
+    // What JSON.stringify throws past V8's string length, without allocating 512 MB.
+    const huge = { toJSON: () => { throw new RangeError("Invalid string length"); } };
+    const { client } = await connect({ locale: "en", fetch: (id) => ({ id, title: "T", url: "u", text: "x", metadata: { huge } }) });
+    const result = await client.callTool({ name: "fetch", arguments: { id: "doc:1" } });
+    expect(textOf(result)).toBe(
+      `The fetch tool returned a reply outside the contract: the reply is too large to serialise as JSON (the limit is ${MAX_REPLY_CHARS} characters); shorten the text.`,
+    );
+  });
+
   it("counts the extras too, and lets a reply just under the cap through", async () => {
     const half = "a".repeat(MAX_REPLY_CHARS / 2);
     const { client } = await connect({

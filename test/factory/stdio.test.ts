@@ -121,7 +121,8 @@ describe("the built package over stdio", () => {
     // Telemetry went to stderr, one JSON line per record, after each settled call.
     const records = stderr.join("").trim().split("\n").map((line) => JSON.parse(line) as { kind: string; classe: string });
     expect(records.map((record) => `${record.kind}:${record.classe}`)).toStrictEqual([
-      "tool_call:", "tool_call:", "tool_call:nao_encontrado", "tool_error:nao_encontrado", "tool_call:", "tool_error:",
+      // tool_call never carries a class; without classifyError, tool_error does not either.
+      "tool_call:", "tool_call:", "tool_call:", "tool_error:", "tool_call:", "tool_error:",
     ]);
   });
 

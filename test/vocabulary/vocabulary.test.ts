@@ -334,7 +334,7 @@ describe("createVocabulary misuse", () => {
     [{ sourceName: "x", entries: "renda" }, /"entries" deve ser uma lista/],
     [{ sourceName: "x", extraStopwords: ["a", 1] }, /"extraStopwords\[1\]" deve ser texto/],
     [{ locale: "en", sourceName: "x", entries: entries({ asked: "pay", source: [" "] }) }, /entry 1 \("pay"\) has an empty "source\[0\]"/],
-    [{ locale: "es", sourceName: "x" }, /idioma "es" desconhecido/],
+    [{ locale: "fr", sourceName: "x" }, /createVocabulary: unknown `locale` "fr"/],
   ])("%#: throws McpSearchError naming the culprit", (options, message) => {
     const create = () => createVocabulary(options as Parameters<typeof createVocabulary>[0]);
     expect(create).toThrow(McpSearchError);

@@ -1,0 +1,129 @@
+/** Every piece of the library's surface text in English (`locale: "en"`). */
+import type { LocaleTexts, ReplyProblem } from "./types.js";
+
+const EXPECTED = {
+  string: "a string",
+  list: "a list",
+  object: "an object",
+  searchReply: "a list of results or { results }",
+  fetchReply: "a document, { document } or null",
+} as const;
+
+function describeProblem(problem: ReplyProblem): string {
+  const where = problem.path === "" ? "the reply" : problem.path;
+  switch (problem.kind) {
+    case "type":
+      return `${where} must be ${EXPECTED[problem.expected]} (received: ${problem.received})`;
+    case "empty":
+      return `${where} must not be empty`;
+    case "otherId":
+      return `${where} is ${JSON.stringify(problem.returned)}, but the id asked for was ${JSON.stringify(problem.requested)}`;
+    case "json":
+      return `${where} cannot be converted to JSON (${problem.detail})`;
+    case "invalid":
+      return `${where} is invalid (${problem.detail})`;
+    case "undeclared":
+      return `${where} is not declared in the output schema; declare it with extendOutputSchema`;
+    case "tooLarge":
+      return problem.size === null
+        ? `${where} is too large to serialise as JSON (the limit is ${problem.limit} characters); shorten the text`
+        : `${where} is ${problem.size} characters of JSON, over the limit of ${problem.limit}; shorten the text`;
+  }
+}
+
+export const en: LocaleTexts = {
+  language: {
+    vocabularyStopwords: ["a", "an", "the", "of", "in", "on", "for", "and", "to", "per", "by", "with"],
+    singular: (word) => {
+      const n = word.length;
+      if (n > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
+      if (n > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
+      return word;
+    },
+    intent: {
+      now: ["now", "right now", "currently", "at the moment", "at present", "presently", "live",
+        "today", "real time", "realtime"],
+      latest: ["latest", "newest", "recent", "most recent", "recently", "last", "yesterday"],
+    },
+  },
+  schema: {
+    query: "Natural-language question or keywords. Accents and case are ignored.",
+    searchInput: "Arguments of the search tool.",
+    resultId: "Stable document identifier; the value the fetch tool takes.",
+    resultTitle: "Human-readable document title.",
+    resultUrl:
+      "Public URL of the document. ChatGPT creates a citation only from this field, and only when it is non-empty.",
+    result: "One matching document.",
+    results: "Matching documents, most relevant first. Empty when nothing matches.",
+    searchOutput: "Result of the search tool.",
+    fetchId: "Identifier of a document, exactly as returned by the search tool.",
+    fetchInput: "Arguments of the fetch tool.",
+    documentId: "Document identifier, the same one fetch received.",
+    documentTitle: "Human-readable document title.",
+    documentText: "Full text of the document, as readable Markdown.",
+    documentUrl:
+      "Public URL of the document. ChatGPT creates a citation only from this field, and only when it is non-empty.",
+    documentMetadata: "Additional document metadata (source, date, licence…).",
+    fetchDocument: "Full document returned by the fetch tool.",
+  },
+  validation: {
+    unknownKeys: (keys) => `Unrecognized key in the arguments: ${keys}. Use only the contract's keys.`,
+    wrongType: (field, received) =>
+      field === ""
+        ? `The arguments must be an object (received: ${received}).`
+        : `Field "${field}" is required and must be a string (received: ${received}).`,
+    emptyId: (field) => `Field "${field}" must not be empty.`,
+    tooLong: (field, max, length) =>
+      `Field "${field}" has ${length} characters; the maximum is ${max}. Shorten it and try again.`,
+  },
+  vocabulary: {
+    note: (term, spellings, sourceName) =>
+      `"${term}" was also searched as ${spellings} — the wording ${sourceName} uses.`,
+    emptySourceName: 'createVocabulary: "sourceName" is required and must not be empty (e.g. "ILOSTAT").',
+    entriesNotArray: 'createVocabulary: "entries" must be a list of { asked, source }.',
+    emptyAsked: (entry) => `createVocabulary: entry ${entry} has an empty "asked".`,
+    noSource: (entry, asked) =>
+      `createVocabulary: entry ${entry} ("${asked}") needs at least one word in "source".`,
+    emptySource: (entry, asked, source) =>
+      `createVocabulary: entry ${entry} ("${asked}") has an empty "source[${source}]".`,
+    badStopword: (index) => `createVocabulary: "extraStopwords[${index}]" must be text.`,
+    unsafeColumn: (builder, column) =>
+      `${builder}: column ${column} is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*).`,
+    badExpansion: (builder) =>
+      `${builder}: the expansion must be a list of terms { term, patterns }, with "patterns" a list of text (use vocab.expandQuery).`,
+    tooManyTerms: (builder, count, max) =>
+      `${builder}: the query has ${count} terms; the maximum is ${max} (SQL_CLAUSE_LIMITS.maxTerms). Shorten the query.`,
+    tooManyPatterns: (builder, count, max) =>
+      `${builder}: the expansion has ${count} patterns; the maximum is ${max} (SQL_CLAUSE_LIMITS.maxPatterns). Shorten the query or the vocabulary's sources.`,
+    patternTooLong: (builder, length, max) =>
+      `${builder}: a pattern has ${length} characters; the maximum is ${max} (SQL_CLAUSE_LIMITS.maxPatternLength).`,
+    badFirstParameter: (value) =>
+      `buildPostgresClause: "firstParameter" ${value} must be an integer from 1 to 65535, and the parameters must not run past $65535.`,
+  },
+  tools: {
+    searchTitle: "Search documents",
+    fetchTitle: "Read a document",
+    notFound: (id) => `No document has the id ${JSON.stringify(id)}. Use an id returned by the search tool.`,
+    error: (tool, message) => `The ${tool} tool failed: ${message}`,
+    unreadableMessage: "(an error whose message could not be read)",
+    badReply: (tool, problem) => `The ${tool} tool returned a reply outside the contract: ${describeProblem(problem)}.`,
+    timeout: (tool, timeoutMs) => `The ${tool} tool did not answer within its limit of ${timeoutMs} ms; try again later.`,
+  },
+  catalogue: {
+    line: (line) => `line ${line}`,
+    malformedXml: (detail) => `malformed XML (${detail}); the readable entries were kept.`,
+    unreadableElement: "an unreadable <url> or <sitemap> element was skipped; the readable ones were kept.",
+    notASitemap: "not a sitemap: no <urlset> with <url> elements.",
+    sitemapIndex: (children) =>
+      `this is a sitemap index (<sitemapindex>) with ${children} sitemap(s); fetch each one (listed in "sitemaps") and read it with parseSitemap.`,
+    missingUrl: "the URL is missing.",
+    relativeUrl: (url) => `the URL ${JSON.stringify(url)} is relative; use an absolute URL (https://…) or pass baseUrl.`,
+    invalidUrl: (url) => `the URL ${JSON.stringify(url)} is not a valid http(s) URL.`,
+    duplicateUrl: (url, firstLine) => `the page ${url} repeats the one on line ${firstLine}; the first one stands.`,
+    duplicateId: (id, firstLine) => `the id ${JSON.stringify(id)} repeats the one on line ${firstLine}; the first one stands.`,
+    emptyTitle: (url) => `the link to ${url} has no title.`,
+    notALink: (text) => `list item without a [Title](url) link: ${JSON.stringify(text)}.`,
+    invalidLastmod: (value) =>
+      `<lastmod> ${JSON.stringify(value)} is not a W3C date (YYYY-MM-DD or date and time); the page was kept without it.`,
+  },
+};

@@ -1,0 +1,152 @@
+/**
+ * The shape of one locale's surface text: every string a person or a model reads, per concept.
+ * Each language file (pt-BR.ts, en.ts, …) is one `LocaleTexts` object, so the compiler refuses a
+ * language that lacks a text the others have.
+ */
+
+/** What the contract expected where a reply broke it. */
+export type ExpectedKind = "string" | "list" | "object" | "searchReply" | "fetchReply";
+
+/**
+ * How a reply broke the contract. `path` names the field as a reader would write it
+ * (`results[3].url`, `document.text`, `extras.meta`), or `""` for the whole reply. `tooLarge`
+ * carries the reply's serialised size in UTF-16 code units, or null when JavaScript could not
+ * even build the string.
+ */
+export type ReplyProblem =
+  | { readonly kind: "type"; readonly path: string; readonly expected: ExpectedKind; readonly received: string }
+  | { readonly kind: "empty"; readonly path: string }
+  | { readonly kind: "otherId"; readonly path: string; readonly requested: string; readonly returned: string }
+  | { readonly kind: "json"; readonly path: string; readonly detail: string }
+  | { readonly kind: "invalid"; readonly path: string; readonly detail: string }
+  | { readonly kind: "undeclared"; readonly path: string }
+  | { readonly kind: "tooLarge"; readonly path: string; readonly size: number | null; readonly limit: number };
+
+
+/** Descriptions attached to the contract's zod schemas (and so to their JSON Schema). */
+export interface SchemaTexts {
+  readonly query: string;
+  readonly searchInput: string;
+  readonly resultId: string;
+  readonly resultTitle: string;
+  readonly resultUrl: string;
+  readonly result: string;
+  readonly results: string;
+  readonly searchOutput: string;
+  readonly fetchId: string;
+  readonly fetchInput: string;
+  readonly documentId: string;
+  readonly documentTitle: string;
+  readonly documentText: string;
+  readonly documentUrl: string;
+  readonly documentMetadata: string;
+  readonly fetchDocument: string;
+}
+
+/** Messages for input that fails the contract's schemas. */
+export interface ValidationTexts {
+  /** A key outside the contract; `keys` are already quoted and joined. */
+  readonly unknownKeys: (keys: string) => string;
+  /** A value that is not a string; `field` is the key, or "" for the whole argument object. */
+  readonly wrongType: (field: string, received: string) => string;
+  /** An id that is empty. */
+  readonly emptyId: (field: string) => string;
+  /** A string longer than the contract's maximum; `length` is what arrived. */
+  readonly tooLong: (field: string, max: number, length: number) => string;
+}
+
+/** Default titles and request-time messages of the `search` and `fetch` tools. */
+export interface ToolTexts {
+  /** Title of the search tool: short, human, different from the tool's name. */
+  readonly searchTitle: string;
+  /** Title of the fetch tool. */
+  readonly fetchTitle: string;
+  /** An id no document has; names it and points the model back to `search`. */
+  readonly notFound: (id: string) => string;
+  /** A callback that threw; names the tool and carries the error's message. */
+  readonly error: (tool: string, message: string) => string;
+  /** Stands for the message of an error that could not be read (a revoked Proxy, a throwing getter). */
+  readonly unreadableMessage: string;
+  /** A callback's reply outside the contract; names the tool, the field and its position. */
+  readonly badReply: (tool: string, problem: ReplyProblem) => string;
+  /** A callback that outlived `timeoutMs`; names the tool and the limit. */
+  readonly timeout: (tool: string, timeoutMs: number) => string;
+}
+
+/** The vocabulary's note and its set-up errors (src/vocabulary.ts, src/sql.ts). */
+export interface VocabularyTexts {
+  /** One note per translated term; `spellings` are already joined with ", ". */
+  readonly note: (term: string, spellings: string, sourceName: string) => string;
+  /** `sourceName` missing or empty. */
+  readonly emptySourceName: string;
+  /** `entries` is not an array. */
+  readonly entriesNotArray: string;
+  /** An entry whose `asked` is missing or empty after normalisation. */
+  readonly emptyAsked: (entry: number) => string;
+  /** An entry whose `source` is not a non-empty list. */
+  readonly noSource: (entry: number, asked: string) => string;
+  /** One source of an entry that is not text or is empty after normalisation. */
+  readonly emptySource: (entry: number, asked: string, source: number) => string;
+  /** A stopword in `extraStopwords` that is not text. */
+  readonly badStopword: (index: number) => string;
+  /** A SQL column name that is not a plain identifier; `column` is already quoted. */
+  readonly unsafeColumn: (builder: string, column: string) => string;
+  /** An expansion that is not a list of terms with a `patterns` list of text. */
+  readonly badExpansion: (builder: string) => string;
+  /** More terms than `SQL_CLAUSE_LIMITS.maxTerms`. */
+  readonly tooManyTerms: (builder: string, count: number, max: number) => string;
+  /** More patterns, over all terms, than `SQL_CLAUSE_LIMITS.maxPatterns`. */
+  readonly tooManyPatterns: (builder: string, count: number, max: number) => string;
+  /** A pattern longer than `SQL_CLAUSE_LIMITS.maxPatternLength`. */
+  readonly patternTooLong: (builder: string, length: number, max: number) => string;
+  /** A `firstParameter` that is not an integer from 1 to 65535, or runs past $65535. */
+  readonly badFirstParameter: (value: string) => string;
+}
+
+/** Per-line problem reports of the catalogue parsers (src/catalogue.ts). */
+export interface CatalogueTexts {
+  /** The prefix naming a line: "linha 7". */
+  readonly line: (line: number) => string;
+  readonly malformedXml: (detail: string) => string;
+  /** A `<url>` or `<sitemap>` block that could not be read even on its own, after a failed full parse. */
+  readonly unreadableElement: string;
+  readonly notASitemap: string;
+  readonly sitemapIndex: (children: number) => string;
+  readonly missingUrl: string;
+  readonly relativeUrl: (url: string) => string;
+  readonly invalidUrl: (url: string) => string;
+  readonly duplicateUrl: (url: string, firstLine: number) => string;
+  readonly duplicateId: (id: string, firstLine: number) => string;
+  readonly emptyTitle: (url: string) => string;
+  readonly notALink: (text: string) => string;
+  readonly invalidLastmod: (value: string) => string;
+}
+
+/**
+ * The word lists and rules of one language that the vocabulary and the intent helper apply:
+ * data, not messages, but they belong to the language all the same.
+ */
+export interface LanguageRules {
+  /**
+   * Function words a vocabulary keeps out of the AND of a query ("de", "the"). Not the ranking's
+   * stopwords: `createIndex` keeps the original's fixed list of Portuguese and English words in
+   * every locale, so that its scores never depend on a locale.
+   */
+  readonly vocabularyStopwords: readonly string[];
+  /**
+   * The singular of one normalised word. A rule fires only where it cannot leave a fragment that
+   * no word of the language starts with.
+   */
+  readonly singular: (word: string) => string;
+  /** Words (or phrases) of the present tense, and of the most recent past (see `detectIntent`). */
+  readonly intent: { readonly now: readonly string[]; readonly latest: readonly string[] };
+}
+
+export interface LocaleTexts {
+  readonly language: LanguageRules;
+  readonly schema: SchemaTexts;
+  readonly validation: ValidationTexts;
+  readonly vocabulary: VocabularyTexts;
+  readonly tools: ToolTexts;
+  readonly catalogue: CatalogueTexts;
+}

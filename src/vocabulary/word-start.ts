@@ -1,0 +1,143 @@
+/**
+ * The word-start rule, in one place: a pattern matches a normalised text when it occurs at
+ * position 0 or just after a character outside [a-z0-9]. `matchesQuery` (src/vocabulary.ts)
+ * runs it in JavaScript; `buildGlobClause` and `buildPostgresClause` (src/sql.ts) state it in
+ * SQL. Private: never re-exported.
+ */
+
+/** The only characters that continue a word, in code point order: a–z, then 0–9. */
+export const WORD_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/** True for a UTF-16 code in [a-z0-9]: the only characters that continue a word. */
+export function isWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
+
+/** True when `pattern` occurs at position 0 or just after a character outside [a-z0-9]. */
+export function matchesAtWordStart(text: string, pattern: string): boolean {
+  if (pattern === "") return false;
+  for (let at = text.indexOf(pattern); at !== -1; at = text.indexOf(pattern, at + 1)) {
+    if (at === 0 || !isWordCode(text.charCodeAt(at - 1))) return true;
+  }
+  return false;
+}
+
+/**
+ * The patterns of one term that can decide a match: empty ones and repeats are dropped, and so
+ * is every pattern that starts with another pattern of the term ("carros" when "carro" is there),
+ * since wherever the longer one starts a word the shorter one does too. Same answer, less work.
+ * Keeps the first-seen order.
+ *
+ * @example
+ * decisivePatterns(["carros", "automoveis", "carro", "automove", "carro"]) // => ["carro", "automove"]
+ */
+export function decisivePatterns(patterns: readonly string[]): string[] {
+  const unique = patterns.filter((pattern, index) => pattern !== "" && patterns.indexOf(pattern) === index);
+  return unique.filter((pattern) => !unique.some((other) => other !== pattern && pattern.startsWith(other)));
+}
+
+/** What the matcher reads of an expanded term (`ExpandedTerm` without the fields it ignores). */
+interface TermPatterns {
+  readonly patterns: readonly string[];
+}
+
+/**
+ * One step of a compiled expansion: a term reduced to one pattern (`regex` null, an `indexOf`
+ * walk) or to one regex for its several patterns. Plain data, so one monomorphic loop runs
+ * every expansion.
+ */
+interface Step {
+  readonly pattern: string;
+  readonly regex: RegExp | null;
+}
+
+/** An expansion compiled, with the term objects and pattern lists it was compiled from. */
+interface CompiledExpansion {
+  readonly source: readonly TermPatterns[];
+  readonly terms: readonly TermPatterns[];
+  readonly patterns: readonly (readonly string[])[];
+  readonly steps: readonly Step[];
+}
+
+/** Matches nowhere: the step of a term left with no pattern. */
+const NEVER: Step = { pattern: "", regex: /(?!)/ };
+
+function compileStep(patterns: readonly string[]): Step {
+  const [only] = patterns;
+  if (only === undefined) return NEVER;
+  if (patterns.length === 1) return { pattern: only, regex: null };
+  // One pass for all the patterns instead of one `indexOf` walk each; the lookbehind is the
+  // rule itself (no [a-z0-9] code unit just before), and without the `u` flag the regex reads
+  // UTF-16 code units, exactly as `indexOf` and `charCodeAt` do.
+  const alternatives = patterns.map((pattern) => pattern.replace(/[$()*+./?[\\\]^{|}-]/g, "\\$&"));
+  return { pattern: "", regex: new RegExp(`(?<![a-z0-9])(?:${alternatives.join("|")})`) };
+}
+
+function compileExpansion(expanded: readonly TermPatterns[]): CompiledExpansion {
+  const terms = expanded.slice();
+  const patterns = terms.map((term) => term.patterns);
+  // AND is order-free, so the term most likely to fail goes first: the one whose shortest
+  // pattern is longest (long words are rarer, and `indexOf` skips faster on them). Stable sort.
+  const shortest = (list: readonly string[]) => Math.min(...list.map((pattern) => pattern.length));
+  const steps = patterns
+    .map(decisivePatterns)
+    .map((list) => ({ length: list.length === 0 ? Infinity : shortest(list), step: compileStep(list) }))
+    .sort((a, b) => b.length - a.length)
+    .map(({ step }) => step);
+  return { source: expanded, terms, patterns, steps };
+}
+
+/** True while `expanded` still holds the very term objects and pattern lists `entry` was compiled from. */
+function isCurrent(entry: CompiledExpansion, expanded: readonly TermPatterns[]): boolean {
+  const { terms, patterns } = entry;
+  if (terms.length !== expanded.length) return false;
+  for (let i = 0; i < terms.length; i += 1) {
+    const term = expanded[i];
+    if (term !== terms[i] || term?.patterns !== patterns[i]) return false;
+  }
+  return true;
+}
+
+const compiledExpansions = new WeakMap<readonly TermPatterns[], CompiledExpansion>();
+/** The expansion used last: a filter calls with the same one for every row, so this skips the map. */
+let lastCompiled: CompiledExpansion | undefined;
+
+function compiledFor(expanded: readonly TermPatterns[]): CompiledExpansion {
+  const last = lastCompiled;
+  if (last !== undefined && last.source === expanded && last.terms.length === expanded.length) return last;
+  let entry = compiledExpansions.get(expanded);
+  if (entry === undefined || !isCurrent(entry, expanded)) {
+    entry = compileExpansion(expanded);
+    compiledExpansions.set(expanded, entry);
+  }
+  lastCompiled = entry;
+  return entry;
+}
+
+/**
+ * True when every term has a pattern at a word start of `text`; an empty expansion matches
+ * nothing. The same answer as testing each pattern with {@link matchesAtWordStart}, faster:
+ * each expansion is compiled once (covered patterns dropped, the likeliest-to-fail term first,
+ * one regex for a term of several patterns) and kept while the array lives. An expansion is
+ * read-only (its type says so): build a new one rather than editing it. When it comes back
+ * after another one was used, a replaced term or `patterns` list, or a changed length, is
+ * noticed and recompiled; between two calls in a row only a changed length is.
+ *
+ * @example
+ * matchesExpansion("cultivo de soja", [{ patterns: ["soja"] }, { patterns: ["cultivos", "cultivo"] }]) // => true
+ */
+export function matchesExpansion(text: string, expanded: readonly TermPatterns[]): boolean {
+  const steps = compiledFor(expanded).steps;
+  if (steps.length === 0) return false;
+  for (let s = 0; s < steps.length; s += 1) {
+    const { pattern, regex } = steps[s] as Step;
+    if (regex !== null) {
+      if (!regex.test(text)) return false;
+      continue;
+    }
+    let at = text.indexOf(pattern);
+    while (at > 0 && isWordCode(text.charCodeAt(at - 1))) at = text.indexOf(pattern, at + 1);
+    if (at === -1) return false;
+  }
+  return true;
+}
