@@ -34,6 +34,8 @@ export interface ServeArguments {
   readonly allowedHosts: readonly string[];
   /** How search ranks documents: BM25F for prose, or the library's rule. @default "bm25" */
   readonly ranking: IndexRanking;
+  /** A folder for the index snapshot, for a warm start. @default undefined (no snapshot) */
+  readonly cache?: string | undefined;
 }
 
 /**
@@ -63,6 +65,7 @@ const OPTIONS = {
   vocabulary: { type: "string" },
   "allowed-host": { type: "string", multiple: true },
   ranking: { type: "string" },
+  cache: { type: "string" },
 } as const;
 
 class UsageError extends Error {}
@@ -146,6 +149,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         vocabulary: values.vocabulary,
         allowedHosts: values["allowed-host"] ?? [],
         ranking,
+        cache: values.cache,
       },
     };
   } catch (error) {
@@ -177,6 +181,8 @@ Options of serve:
   --max-file-bytes N     larger files are skipped (default 1048576)
   --ranking bm25|rule    bm25 (default): BM25F with term frequency and length normalisation,
                          for prose; rule: the library's rule, for catalogues of short titles
+  --cache DIR            keep a snapshot of the index in DIR: a restart reads again only the
+                         files whose path, size or modification time changed
   --vocabulary FILE      JSON table of { asked, source[] } pairs: everyday words to the
                          documents' words ([…] or { "sourceName": "…", "entries": […] })
 

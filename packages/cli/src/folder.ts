@@ -13,6 +13,7 @@ import { pathToFileURL } from "node:url";
 import { createIndex, tokenize, type IndexEntry, type IndexRanking, type SearchIndex, type Vocabulary } from "@sbissoli/mcp-search";
 import { decodeUtf8, extractDocument, SUPPORTED_EXTENSIONS } from "./documents.js";
 import { documentId, resolveInside } from "./paths.js";
+import { openSnapshotCache } from "./snapshot.js";
 import { createTreeWatch, settleEvents, type TreeWatchOptions } from "./watch.js";
 
 /**
@@ -31,26 +32,50 @@ export const VENDOR_FOLDERS: ReadonlySet<string> = new Set([
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
 /**
- * One indexed file.
+ * One indexed file. Its text is not kept: {@link Folder.load} reads it again when a snippet or a
+ * fetch needs it.
  *
  * @example
  * const doc: FolderDocument = { id: "doc:a.md", relative: "a.md", title: "A", url: "file:///srv/docs/a.md",
- *   text: "# A", format: "markdown", bytes: 3, modified: 1767225600000 };
+ *   format: "markdown", bytes: 3, modified: 1767225600000 };
  */
 export interface FolderDocument {
   readonly id: string;
   readonly relative: string;
   readonly title: string;
   readonly url: string;
-  readonly text: string;
   readonly format: string;
   readonly bytes: number;
   readonly modified: number;
 }
 
 /**
+ * An indexed file with its text, as read again from disk by {@link Folder.load}.
+ *
+ * @example
+ * const loaded: LoadedDocument = { ...doc, text: "# A" };
+ */
+export interface LoadedDocument extends FolderDocument {
+  readonly text: string;
+}
+
+/**
+ * How far the indexing under way has got: files done and to do, and megabytes read.
+ *
+ * @example
+ * const progress: IndexingProgress = { done: 8000, total: 20000, bytes: 104857600 };
+ */
+export interface IndexingProgress {
+  readonly done: number;
+  readonly total: number;
+  readonly bytes: number;
+}
+
+/**
  * The folder as of the last refresh: its documents by relative path, the index over them, and
- * the ids that existed earlier in this session but are gone now.
+ * the ids that existed earlier in this session but are gone now. The maps and the index are
+ * updated in place, one file at a time. `indexing` is set while a refresh is still reading files:
+ * the snapshot then holds what is indexed so far.
  *
  * @example
  * const { documents, index }: FolderSnapshot = await folder.refresh();
@@ -59,6 +84,7 @@ export interface FolderSnapshot {
   readonly documents: ReadonlyMap<string, FolderDocument>;
   readonly index: SearchIndex;
   readonly removed: ReadonlySet<string>;
+  readonly indexing: IndexingProgress | undefined;
 }
 
 /**
@@ -90,13 +116,24 @@ export interface FolderOptions {
   readonly ranking?: IndexRanking | undefined;
   /** The watch primitive, for tests of the fallback. @default fs.watch */
   readonly watchFolder?: TreeWatchOptions["watch"];
+  /**
+   * A folder for the index snapshot (./snapshot.ts): read at start to skip the files whose path,
+   * size and modification time are unchanged, written after each indexing.
+   * @default undefined (no snapshot)
+   */
+  readonly cache?: string | undefined;
+  /** What else the snapshot must match, e.g. a hash of the vocabulary file. @default "" */
+  readonly vocabularyKey?: string | undefined;
 }
 
 /**
  * A served folder. `refresh()` brings the snapshot up to date with every change made before it
- * was called (a call during a refresh waits for one more check); `current` is the last snapshot;
- * `watching` is false when changes are found by a full check on every call; `close()` stops the
- * watch (the folder then checks on every call).
+ * was called (a call during a refresh waits for one more check), except during the first
+ * indexing, when it answers at once with what is indexed so far (`indexing` says how far);
+ * `ready` settles when the first indexing is done; `current` is the last snapshot; `load(doc)`
+ * reads a document's text again, or gives `undefined` when the file changed since it was
+ * indexed; `watching` is false when changes are found by a full check on every call; `close()`
+ * stops the watch (the folder then checks on every call).
  *
  * @example
  * const folder: Folder = await openFolder({ root: "./docs", vocabulary });
@@ -108,18 +145,22 @@ export interface Folder {
   readonly baseUrl: string | undefined;
   readonly current: FolderSnapshot;
   readonly watching: boolean;
+  readonly ready: Promise<FolderSnapshot>;
   refresh(): Promise<FolderSnapshot>;
+  load(doc: FolderDocument): Promise<LoadedDocument | undefined>;
   close(): void;
 }
 
-/**
- * What was known of a file at the last refresh; `document` is absent when it was skipped. `entry`
- * is what every rebuild indexes: its keywords and {@link searchableText}, worked out once per read.
- */
+/** What was known of a file at the last refresh; `document` is absent when it was skipped. */
 interface Known {
   readonly modified: number;
   readonly size: number;
   readonly document?: FolderDocument;
+}
+
+/** A file read for the index: what is known of it, and the entry to index when it is a document. */
+interface Read {
+  readonly known: Known;
   readonly entry?: IndexEntry;
 }
 
@@ -152,38 +193,84 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   const ranking = options.ranking ?? "bm25";
   const known = new Map<string, Known>();
   const removed = new Set<string>();
-  let current: FolderSnapshot = { documents: new Map(), index: createIndex([], { ranking }), removed };
+  const documents = new Map<string, FolderDocument>();
+  const index = createIndex([], { ranking });
+  let indexing: IndexingProgress | undefined;
+  const snapshot: FolderSnapshot = {
+    documents, index, removed,
+    get indexing() {
+      return indexing;
+    },
+  };
+  let first = true;
+  // Settles when the first indexing starts reading in batches (or ends): from then on a search
+  // answers at once with what is indexed so far.
+  let opened: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (opened = resolve));
   let running: Promise<FolderSnapshot> | undefined;
   let queued: Promise<FolderSnapshot> | undefined;
   let links: Listed[] = [];
   const watch = createTreeWatch(root, { log, enabled: options.watch ?? true, watch: options.watchFolder });
+  const cache = options.cache === undefined ? undefined : openSnapshotCache(options.cache, root, { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "" }, log);
+  const loaded = new Map<string, LoadedDocument>();
 
   const urlOf = (relative: string) =>
     baseUrl === undefined ? pathToFileURL(join(root, relative)).href : baseUrl + relative.split("/").map(encodeURIComponent).join("/");
 
-  async function readOne(file: Listed, modified: number, size: number): Promise<Known> {
+  /** The file's bytes and decoded text, through the containment check; `undefined` when unreadable. */
+  async function readSource(relative: string): Promise<{ source: string; modified: number; size: number } | string> {
+    const real = await resolveInside(root, relative);
+    if (real === null) return "it resolves outside the folder";
+    const read = readCapped(real, maxFileBytes);
+    if (read === undefined) return "not readable as UTF-8 text";
+    const source = decodeUtf8(read.bytes);
+    if (source === undefined) return "not readable as UTF-8 text";
+    return { source, modified: read.modified, size: read.size };
+  }
+
+  async function readOne(file: Listed, modified: number, size: number): Promise<Read> {
     if (size > maxFileBytes) {
       log(`skipped ${file.relative}: ${size} bytes is over the ${maxFileBytes}-byte cap`);
-      return { modified, size };
+      return { known: { modified, size } };
     }
-    const real = await resolveInside(root, file.relative);
-    if (real === null) {
-      log(`skipped ${file.relative}: it resolves outside the folder`);
-      return { modified, size };
+    const stored = cache?.lookup(file.relative, size, modified);
+    if (stored !== undefined) {
+      const document: FolderDocument = { id: documentId(file.relative), relative: file.relative, title: stored.title, url: urlOf(file.relative), format: stored.format, bytes: size, modified };
+      return { known: { modified, size, document }, entry: { id: document.id, title: stored.title, url: document.url, keywords: stored.keywords, text: stored.text } };
     }
-    const bytes = readCapped(real, maxFileBytes);
-    const source = bytes === undefined ? undefined : decodeUtf8(bytes);
-    if (source === undefined) {
-      log(`skipped ${file.relative}: not readable as UTF-8 text`);
-      return { modified, size };
+    const read = await readSource(file.relative);
+    if (typeof read === "string") {
+      log(`skipped ${file.relative}: ${read}`);
+      return { known: { modified, size } };
     }
-    const { title, text, format } = extractDocument(file.relative, source);
+    const { title, text, format } = extractDocument(file.relative, read.source);
     const id = documentId(file.relative);
-    const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), text, format, bytes: size, modified };
+    const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), format, bytes: size, modified };
     const keywords = options.vocabulary.askedWordsFor(`${title}\n${text}`);
     // BM25 counts repeats, so it indexes the whole text; the rule only needs each token once.
     const indexed = ranking === "bm25" ? text : searchableText(text);
-    return { modified, size, document, entry: { id, title, url: document.url, keywords, text: indexed } };
+    cache?.record(file.relative, { size, modified, title, format, keywords, text: indexed });
+    return { known: { modified, size, document }, entry: { id, title, url: document.url, keywords, text: indexed } };
+  }
+
+  /** Puts what was read of one file in the index: add, replace or remove its document. */
+  function apply(relative: string, read: Read): void {
+    const before = known.get(relative)?.document;
+    known.set(relative, read.known);
+    loaded.delete(relative);
+    if (read.entry === undefined) {
+      cache?.forget(relative);
+      if (before !== undefined) {
+        index.remove(before.id);
+        documents.delete(relative);
+        removed.add(before.id);
+      }
+      return;
+    }
+    if (before === undefined) index.add(read.entry);
+    else index.replace(read.entry);
+    documents.set(relative, read.known.document as FolderDocument);
+    removed.delete(read.entry.id);
   }
 
   /** True when a symbolic link now resolves to another file, or changed size or time. */
@@ -199,7 +286,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   async function check(): Promise<FolderSnapshot> {
     await settleEvents();
     // A link's target may sit in an unwatched folder (hidden, vendor): links are always checked.
-    if (!watch.takeDirty() && !(await linksChanged())) return current;
+    if (!watch.takeDirty() && !(await linksChanged())) return snapshot;
     return run();
   }
 
@@ -224,46 +311,68 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
         stale.push({ file, modified: info.mtimeMs, size: info.size });
       }
     }
-    await mapLimit(stale, 16, async ({ file, modified, size }) => {
-      known.set(file.relative, await readOne(file, modified, size));
-      changed = true;
-    });
     for (const relative of [...known.keys()]) {
-      if (seen.has(relative) && known.has(relative)) continue;
-      const gone = known.get(relative);
-      if (gone?.document !== undefined) removed.add(gone.document.id);
+      if (seen.has(relative)) continue;
+      apply(relative, { known: { modified: 0, size: 0 } });
       known.delete(relative);
+      cache?.forget(relative);
       changed = true;
     }
-    if (!changed) return current;
-    const relatives = [...known.keys()].sort(compareCodeUnits);
-    const documents = new Map<string, FolderDocument>();
-    const entries: IndexEntry[] = [];
-    for (const relative of relatives) {
-      const entry = known.get(relative);
-      if (entry?.document === undefined || entry.entry === undefined) continue;
-      documents.set(relative, entry.document);
-      entries.push(entry.entry);
-      removed.delete(entry.document.id);
+    // Code-unit order, so ties rank the same on every run, warm or cold.
+    stale.sort((a, b) => compareCodeUnits(a.file.relative, b.file.relative));
+    let bytes = 0;
+    let lastLog = performance.now();
+    if (stale.length > BATCH) {
+      indexing = { done: 0, total: stale.length, bytes: 0 };
+      log(`indexing ${stale.length} files`);
+      opened();
     }
-    current = { documents, index: createIndex(entries, { ranking }), removed };
-    log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms`);
-    return current;
+    for (let from = 0; from < stale.length; from += BATCH) {
+      const batch = stale.slice(from, from + BATCH);
+      const reads: Read[] = new Array(batch.length);
+      await mapLimit(batch.map((item, i) => ({ item, i })), 16, async ({ item: { file, modified, size }, i }) => {
+        reads[i] = await readOne(file, modified, size);
+      });
+      batch.forEach(({ file, size }, i) => {
+        apply(file.relative, reads[i] as Read);
+        bytes += size;
+      });
+      changed = true;
+      if (indexing !== undefined) {
+        indexing = { done: from + batch.length, total: stale.length, bytes };
+        if (performance.now() - lastLog >= PROGRESS_MS) {
+          lastLog = performance.now();
+          log(`indexing: ${indexing.done} of ${indexing.total} files, ${(bytes / 1048576).toFixed(1)} MB read`);
+        }
+        // Let requests in between batches: a search meanwhile sees what is indexed so far.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    indexing = undefined;
+    if (!changed) return snapshot;
+    log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms (${stale.length} files read)`);
+    cache?.save();
+    return snapshot;
   }
 
   const folder: Folder = {
     root,
     baseUrl,
     get current() {
-      return current;
+      return snapshot;
     },
     get watching() {
       return watch.active;
     },
+    ready: undefined as unknown as Promise<FolderSnapshot>,
     refresh() {
+      // The first indexing answers at once with what it has so far.
+      if (first && running !== undefined) return gate.then(() => snapshot);
       if (running === undefined) {
         running = check().finally(() => {
           running = undefined;
+          first = false;
+          opened();
         });
         return running;
       }
@@ -275,13 +384,31 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       );
       return queued;
     },
+    async load(doc) {
+      const hit = loaded.get(doc.relative);
+      if (hit !== undefined && hit.modified === doc.modified && hit.bytes === doc.bytes) return hit;
+      const read = await readSource(doc.relative);
+      // The same change check as the index: a file whose size or time moved is not this document.
+      if (typeof read === "string" || read.modified !== doc.modified || read.size !== doc.bytes) return undefined;
+      const full: LoadedDocument = { ...doc, text: extractDocument(doc.relative, read.source).text };
+      loaded.set(doc.relative, full);
+      if (loaded.size > LOADED_KEPT) loaded.delete(loaded.keys().next().value as string);
+      return full;
+    },
     close() {
       watch.close();
     },
   };
-  await folder.refresh();
+  (folder as { ready: Promise<FolderSnapshot> }).ready = folder.refresh();
   return folder;
 }
+
+/** Files read between two chances for requests to run, during an indexing. */
+const BATCH = 64;
+/** Progress lines, at most this often (ms). */
+const PROGRESS_MS = 1000;
+/** Documents whose text stays loaded for the next snippet or fetch page. */
+const LOADED_KEPT = 32;
 
 /**
  * A document's text as the index sees it: each of its tokens once, in first-seen order.
@@ -304,7 +431,7 @@ export function searchableText(text: string): string {
  * index of 10k files: ~0.7 s → ~0.3 s of reading). `O_NONBLOCK` keeps a FIFO swapped in after
  * the stat from blocking the server; the size is checked again on the open file.
  */
-function readCapped(path: string, max: number): Buffer | undefined {
+function readCapped(path: string, max: number): { bytes: Buffer; size: number; modified: number } | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -321,7 +448,7 @@ function readCapped(path: string, max: number): Buffer | undefined {
       if (n === 0) break; // the file shrank since fstat
       read += n;
     }
-    return buffer.subarray(0, read);
+    return { bytes: buffer.subarray(0, read), size: info.size, modified: info.mtimeMs };
   } catch {
     return undefined;
   } finally {
