@@ -162,6 +162,8 @@ interface Known {
 interface Read {
   readonly known: Known;
   readonly entry?: IndexEntry;
+  /** True when the file was read from disk, false when it came from the snapshot. */
+  readonly read?: boolean;
 }
 
 /** A file found by the walk, and whether it is a symbolic link. */
@@ -250,7 +252,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     // BM25 counts repeats, so it indexes the whole text; the rule only needs each token once.
     const indexed = ranking === "bm25" ? text : searchableText(text);
     cache?.record(file.relative, { size, modified, title, format, keywords, text: indexed });
-    return { known: { modified, size, document }, entry: { id, title, url: document.url, keywords, text: indexed } };
+    return { known: { modified, size, document }, entry: { id, title, url: document.url, keywords, text: indexed }, read: true };
   }
 
   /** Puts what was read of one file in the index: add, replace or remove its document. */
@@ -321,6 +323,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     // Code-unit order, so ties rank the same on every run, warm or cold.
     stale.sort((a, b) => compareCodeUnits(a.file.relative, b.file.relative));
     let bytes = 0;
+    let fromDisk = 0;
     let lastLog = performance.now();
     if (stale.length > BATCH) {
       indexing = { done: 0, total: stale.length, bytes: 0 };
@@ -334,8 +337,12 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
         reads[i] = await readOne(file, modified, size);
       });
       batch.forEach(({ file, size }, i) => {
-        apply(file.relative, reads[i] as Read);
-        bytes += size;
+        const read = reads[i] as Read;
+        apply(file.relative, read);
+        if (read.read === true) {
+          bytes += size;
+          fromDisk += 1;
+        }
       });
       changed = true;
       if (indexing !== undefined) {
@@ -350,7 +357,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     }
     indexing = undefined;
     if (!changed) return snapshot;
-    log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms (${stale.length} files read)`);
+    log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms (${fromDisk} files read)`);
     cache?.save();
     return snapshot;
   }

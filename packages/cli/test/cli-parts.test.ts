@@ -45,6 +45,8 @@ describe("parseCommandLine", () => {
         maxFileBytes: 1024 * 1024,
         vocabulary: undefined,
         allowedHosts: [],
+        ranking: "bm25",
+        cache: undefined,
       },
     });
   });
