@@ -1,10 +1,11 @@
 /**
- * The document set of a served folder. It is read once, then kept current incrementally. A
- * change watch (./watch.ts) tells whether anything happened since the last refresh; only then
- * does a refresh list the tree and stat every file, re-read the files whose modification time or
- * size changed, drop the deleted ones, and rebuild the search index. Without a working watch,
- * every refresh does that check. Every read goes through the one containment check,
- * {@link resolveInside}.
+ * The document set of a served folder. It is read once, in the background, then kept current
+ * incrementally. A change watch (./watch.ts) tells whether anything happened since the last
+ * refresh; only then does a refresh list the tree and stat every file, re-read the files whose
+ * modification time or size changed and drop the deleted ones, each change touching only that
+ * file's entry in the index (`add`, `replace`, `remove`). Without a working watch, every refresh
+ * does that check. Texts are not kept: a snippet or a fetch reads the file again
+ * ({@link Folder.load}). Every read goes through the one containment check, {@link resolveInside}.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from "node:fs";
 import { realpath, stat } from "node:fs/promises";

@@ -85,6 +85,7 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
   const { folder, vocabulary } = options;
   const address = { root: folder.root, baseUrl: folder.baseUrl };
   const normalizeChar = charNormalizer(vocabulary);
+  const pageCounts = new Map<string, { readonly modified: number; readonly pages: number }>();
 
   async function search(query: string): Promise<SearchReply> {
     const { documents, index, indexing } = await folder.refresh();
@@ -129,6 +130,7 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     }
     if (doc === undefined) return null;
     const pages = pagesOf(doc, maxChars);
+    pageCounts.set(doc.relative, { modified: doc.modified, pages: pages.length });
     const page = pages[parsed.page - 1];
     if (page === undefined) return null;
     return renderPage(doc, page, parsed.page, pages.length, texts);
@@ -139,7 +141,12 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     const parsed = parseId(id, address, known(snapshot));
     if (!parsed.ok) return texts.refused(id, parsed.why);
     const doc = snapshot.documents.get(parsed.relative);
-    if (doc !== undefined) return texts.stalePage(id, Math.max(1, Math.ceil(doc.bytes / maxChars)), doc.id);
+    if (doc !== undefined) {
+      // The count the fetch that just failed worked out; the text itself is not kept.
+      const counted = pageCounts.get(doc.relative);
+      const pages = counted?.modified === doc.modified ? counted.pages : Math.max(1, Math.ceil(doc.bytes / maxChars));
+      return texts.stalePage(id, pages, doc.id);
+    }
     return snapshot.removed.has(documentId(parsed.relative)) ? texts.stale(id) : texts.unknown(id);
   }
 
