@@ -4,7 +4,8 @@
  */
 import { basename, extname } from "node:path";
 import { normalizeText } from "../index.js";
-import { convertHtml, decodeEntities, stripHeadingAnchors, trimWith } from "./html.js";
+import { convertHtml, stripHeadingAnchors, trimWith } from "./html.js";
+import { stripInlineMarkdown } from "./markdown.js";
 
 /**
  * The extensions the folder server indexes, lower case.
@@ -168,7 +169,7 @@ const GENERIC_HEADINGS: ReadonlySet<string> = new Set([
  */
 export function isGenericHeading(heading: string): boolean {
   const key = trimWith(normalizeText(heading), (char) => !/[a-z0-9]/.test(char));
-  return GENERIC_HEADINGS.has(key) || GENERIC_HEADINGS.has(key.replace(/^\d+(?:\.\d+)*\s+/, ""));
+  return GENERIC_HEADINGS.has(key) || GENERIC_HEADINGS.has(key.replace(/^\d+(?:\.\d+)*\.?\s+/, ""));
 }
 
 /**
@@ -185,48 +186,11 @@ export function isGenericHeading(heading: string): boolean {
 export function cleanHeading(heading: string): string {
   const source = heading.length > MAX_HEADING_SOURCE ? heading.slice(0, MAX_HEADING_SOURCE) : heading;
   let alt = "";
-  const keepAlt = (text: string | undefined) => {
-    const clean = (text ?? "").replace(/\s+/g, " ").trim();
-    if (alt === "" && clean !== "") alt = clean;
-    return " ";
-  };
-  const text = source
-    .replace(/<img\b[^<>]*>/gi, (tag: string) => keepAlt(/\salt\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(tag)?.slice(1).find((v) => v !== undefined)))
-    .replace(/<\/?[a-zA-Z][^<>]*>/g, " ")
-    .replace(/!\[([^[\]]*)\](?:\([^()]*\)|\[[^[\]]*\])/g, (_, text: string) => keepAlt(text))
-    .replace(/\[([^[\]]*)\](?:\([^()]*\)|\[[^[\]]*\])/g, "$1")
-    .replace(/\\([!-/:-@[-`{-~])/g, "$1")
-    .replace(/`+/g, "");
-  const spaced = decodeEntities(stripEmphasis(text)).replace(/\s+/g, " ");
+  const spaced = stripInlineMarkdown(source, (text) => {
+    if (alt === "") alt = text;
+  }).replace(/\s+/g, " ");
   const decoded = stripHeadingAnchors(trimWith(spaced, (char) => " |·•:,;–—-".includes(char)));
   return capTitle(decoded === "" ? alt : decoded);
-}
-
-/** True for a letter or a digit, in any script. */
-function isWordChar(char: string | undefined): boolean {
-  return char !== undefined && /[\p{L}\p{N}]/u.test(char);
-}
-
-/**
- * Drops emphasis marks (`*`, `_`, `~` runs) that touch a non-word character on one side, so
- * `**bold**` loses them and `snake_case` keeps its underscore. A plain scan over the runs.
- */
-function stripEmphasis(text: string): string {
-  const chars = [...text];
-  const kept: string[] = [];
-  for (let index = 0; index < chars.length; ) {
-    const char = chars[index] as string;
-    if (char !== "*" && char !== "_" && char !== "~") {
-      kept.push(char);
-      index += 1;
-      continue;
-    }
-    let end = index;
-    while (end < chars.length && (chars[end] === "*" || chars[end] === "_" || chars[end] === "~")) end += 1;
-    if (isWordChar(chars[index - 1]) && isWordChar(chars[end])) kept.push(...chars.slice(index, end));
-    index = end;
-  }
-  return kept.join("");
 }
 
 /** Cuts a title longer than {@link MAX_TITLE_CHARS} at its last space in the second half, with "…". */

@@ -102,6 +102,21 @@ const PLACEHOLDER = "\uE000";
 const HEADING_ANCHORS = new Set([" ", "¶", "§", "🔗"]);
 
 /**
+ * `text` without the characters `strip` accepts at its start (when `leading`) and at its end: a
+ * plain scan, where a regular expression `[…]+$` would be quadratic on a long run.
+ *
+ * @example
+ * trimWith("— Title ¶", (char) => "—¶ ".includes(char)); // => "Title"
+ */
+export function trimWith(text: string, strip: (char: string) => boolean, leading = true): string {
+  const chars = [...text];
+  let from = 0;
+  let to = chars.length;
+  while (leading && from < to && strip(chars[from] ?? "")) from += 1;
+  while (to > from && strip(chars[to - 1] ?? "")) to -= 1;
+  return from === 0 && to === chars.length ? text : chars.slice(from, to).join("");
+}
+/**
  * A heading without the anchor symbols pages put after it: "¶", "§", "🔗", and a "#" run after a
  * space (so "C#" stays).
  *
@@ -117,21 +132,6 @@ export function stripHeadingAnchors(heading: string): string {
   return stripHeadingAnchors(trimmed.slice(0, end));
 }
 
-/**
- * `text` without the characters `strip` accepts at its start (when `leading`) and at its end: a
- * plain scan, where a regular expression `[…]+$` would be quadratic on a long run.
- *
- * @example
- * trimWith("— Title ¶", (char) => "—¶ ".includes(char)); // => "Title"
- */
-export function trimWith(text: string, strip: (char: string) => boolean, leading = true): string {
-  const chars = [...text];
-  let from = 0;
-  let to = chars.length;
-  while (leading && from < to && strip(chars[from] ?? "")) from += 1;
-  while (to > from && strip(chars[to - 1] ?? "")) to -= 1;
-  return from === 0 && to === chars.length ? text : chars.slice(from, to).join("");
-}
 
 /**
  * Options of {@link convertHtml}.
