@@ -125,11 +125,16 @@ export function trimWith(text: string, strip: (char: string) => boolean, leading
  * stripHeadingAnchors("Learn C# #");            // => "Learn C#"
  */
 export function stripHeadingAnchors(heading: string): string {
-  const trimmed = trimWith(heading, (char) => HEADING_ANCHORS.has(char), false);
-  let end = trimmed.length;
-  while (end > 0 && trimmed[end - 1] === "#") end -= 1;
-  if (end === trimmed.length || trimmed[end - 1] !== " ") return trimmed;
-  return stripHeadingAnchors(trimmed.slice(0, end));
+  const chars = [...heading];
+  let end = chars.length;
+  for (;;) {
+    while (end > 0 && HEADING_ANCHORS.has(chars[end - 1] ?? "")) end -= 1;
+    let hashes = end;
+    while (hashes > 0 && chars[hashes - 1] === "#") hashes -= 1;
+    if (hashes === end || hashes === 0 || chars[hashes - 1] !== " ") break;
+    end = hashes;
+  }
+  return end === chars.length ? heading : chars.slice(0, end).join("");
 }
 
 
