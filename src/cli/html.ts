@@ -36,6 +36,7 @@ const ACCENTS: Readonly<Record<string, string>> = { acute: "\u0301", grave: "\u0
  * decodeEntities("caf&eacute; &amp; p&#227;o"); // => "café & pão"
  */
 export function decodeEntities(text: string): string {
+  if (!text.includes("&")) return text;
   return text.replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,8});/g, (whole, name: string) => {
     if (name.startsWith("#")) {
       const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
@@ -78,7 +79,10 @@ function attribute(raw: string, name: string): string | undefined {
  * htmlTitle("<html><head><title> Bolo &amp; caf&eacute; </title></head></html>"); // => "Bolo & café"
  */
 export function htmlTitle(html: string): string | undefined {
-  const lower = html.toLowerCase();
+  return titleOf(html, html.toLowerCase());
+}
+
+function titleOf(html: string, lower: string): string | undefined {
   const open = lower.indexOf("<title");
   if (open === -1) return undefined;
   const start = lower.indexOf(">", open);
@@ -125,6 +129,8 @@ export function trimWith(text: string, strip: (char: string) => boolean, leading
  * stripHeadingAnchors("Learn C# #");            // => "Learn C#"
  */
 export function stripHeadingAnchors(heading: string): string {
+  const last = heading.at(-1) ?? "";
+  if (last !== "#" && !HEADING_ANCHORS.has(last) && !/[\uD800-\uDFFF]/.test(last)) return heading;
   const chars = [...heading];
   let end = chars.length;
   for (;;) {
@@ -349,7 +355,7 @@ export function convertHtml(html: string, options: HtmlOptions = {}): ConvertedH
     let start = out.length;
     let data: string | undefined;
     let mark = 0;
-    const level = /^h([1-6])$/.exec(name)?.[1];
+    const level = name.length === 2 && name[0] === "h" && name[1] !== undefined && name[1] >= "1" && name[1] <= "6" ? name[1] : undefined;
     if (chrome) chromeDepth += 1;
     else if (chromeDepth > 0) {
       // inside chrome: only the stack is kept
@@ -466,7 +472,7 @@ export function convertHtml(html: string, options: HtmlOptions = {}): ConvertedH
   const kept = mainRanges.length === 0 ? out : mainRanges.flatMap(([from, to]) => out.slice(from, Math.max(from, to)));
   const markdown = tidy(kept.join("")).replace(new RegExp(`${PLACEHOLDER}(\\d+)${PLACEHOLDER}`, "g"), (_, index: string) => blocks[Number(index)] ?? "");
   const content = mainRanges.length > 0 ? headings.filter((one) => one.content) : headings;
-  return { markdown, headings: content, title: htmlTitle(html) };
+  return { markdown, headings: content, title: titleOf(html, lower) };
 }
 
 /**
