@@ -182,6 +182,10 @@ describe("HTML to Markdown", () => {
     expect(htmlToMarkdown(html)).toBe("[dumps](../ref/json.html#dumps), [abs](https://x.org/a), local, js, ![A cup](img/cup.png)");
   });
 
+  it("keeps the text of a link around blocks (a card) without splitting it into broken brackets", () => {
+    expect(htmlToMarkdown('<a href="/post"><h2>Card title</h2><p>Teaser</p></a><p>x <a href="y">in line</a></p>')).toBe("## Card title\n\nTeaser\n\nx [in line](y)");
+  });
+
   it("drops the page chrome: everything outside <main>, navigation landmarks, and header, footer and aside outside content", () => {
     const book = convertHtml(mdBookPage("Data Types", "t")).markdown;
     expect(book).toBe(

@@ -196,6 +196,8 @@ interface Open {
   readonly data: string | undefined;
   /** A link: the visible-text counter when it opened. A pre nested in a pre: -1. */
   readonly mark: number;
+  /** A link: the line-break counter when it opened. */
+  readonly breaks: number;
 }
 
 /** The state of the outermost table being written. */
@@ -233,6 +235,8 @@ export function convertHtml(html: string, options: HtmlOptions = {}): ConvertedH
   let heading: Open | undefined;
   /** Counts visible text pushed, so a link knows whether it got any. */
   let visible = 0;
+  /** Counts line breaks pushed, so a link knows whether it holds blocks. */
+  let breaks = 0;
   const resolve = (href: string): string => {
     if (options.baseUrl === undefined) return href;
     try {
@@ -286,6 +290,7 @@ export function convertHtml(html: string, options: HtmlOptions = {}): ConvertedH
       heading = undefined;
       const text = stripHeadingAnchors(out.splice(element.start).join("").replace(/\s+/g, " ").trim());
       if (text !== "") {
+        breaks += 1;
         out.push(`\n\n${"#".repeat(Number(element.data))} ${text}\n\n`);
         headings.push({ level: Number(element.data), text, content: mainDepth > 0 || articleDepth > 0 });
       }
@@ -303,6 +308,7 @@ export function convertHtml(html: string, options: HtmlOptions = {}): ConvertedH
       }
       const fence = "`".repeat(Math.max(3, longest + 1));
       blocks.push(`${fence}${element.data ?? ""}\n${code}\n${fence}`);
+      breaks += 1;
       out.push(`\n\n${PLACEHOLDER}${blocks.length - 1}${PLACEHOLDER}\n\n`);
       return;
     }
@@ -310,6 +316,7 @@ export function convertHtml(html: string, options: HtmlOptions = {}): ConvertedH
     if (name === "a") {
       if (element.data === undefined) return;
       if (visible === element.mark) out.splice(element.start);
+      else if (breaks !== element.breaks) out[element.start] = ""; // a link around blocks (a card): its text stays, unlinked
       else out.push(`](${element.data})`);
       return;
     }
@@ -328,8 +335,10 @@ export function convertHtml(html: string, options: HtmlOptions = {}): ConvertedH
       return;
     }
     if (name === "li" || name === "br") return;
-    if (BLOCKS.has(name)) out.push("\n\n");
-    else {
+    if (BLOCKS.has(name)) {
+      breaks += 1;
+      out.push("\n\n");
+    } else {
       const mark = INLINE_MARKS[name];
       if (mark !== undefined) out.push(mark);
     }
@@ -399,8 +408,10 @@ export function convertHtml(html: string, options: HtmlOptions = {}): ConvertedH
         closeCell();
         table.cell = out.length;
       }
-    } else if (name === "li") out.push("\n- ");
-    else if (BLOCKS.has(name)) out.push("\n\n");
+    } else if (name === "li" || BLOCKS.has(name)) {
+      breaks += 1;
+      out.push(name === "li" ? "\n- " : "\n\n");
+    }
     else {
       const inline = INLINE_MARKS[name];
       if (inline !== undefined) out.push(inline);
@@ -410,7 +421,7 @@ export function convertHtml(html: string, options: HtmlOptions = {}): ConvertedH
       mainDepth += 1;
     }
     if (article) articleDepth += 1;
-    const element: Open = { name, main, article, chrome, start, data, mark };
+    const element: Open = { name, main, article, chrome, start, data, mark, breaks };
     if (level !== undefined && data !== undefined) heading = element;
     stack.push(element);
     openCount.set(name, (openCount.get(name) ?? 0) + 1);
@@ -453,8 +464,13 @@ export function convertHtml(html: string, options: HtmlOptions = {}): ConvertedH
     }
     if (VOID.has(name) || tag.raw.endsWith("/")) {
       if (chromeDepth > 0) continue;
-      if (name === "br") out.push("\n");
-      else if (name === "hr" && preDepth === 0) out.push("\n\n");
+      if (name === "br") {
+        breaks += 1;
+        out.push("\n");
+      } else if (name === "hr" && preDepth === 0) {
+        breaks += 1;
+        out.push("\n\n");
+      }
       else if (name === "img" && preDepth === 0) {
         const image = renderImage(tag.raw, resolve);
         if (image !== "") {
