@@ -4,10 +4,13 @@
  * text block for hosts that show the model only `content`. Through the real parts: the
  * converter and extractor as the folder server calls them, and a real McpServer + Client.
  */
+import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/client";
+import { fileURLToPath } from "node:url";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createVocabulary } from "../src/index.js";
@@ -307,5 +310,47 @@ describe("the folder server on prose", () => {
     ]);
     expect((await fetch("notes/brew-0.md")).content).toHaveLength(1);
     expect((await fetch("doc:nope.md")).content).toHaveLength(1);
+  });
+});
+
+describe("mcp-search serve (the built bin): the readable block by transport", () => {
+  /** The BUILT bin (global setup runs tsup first), spawned as a user would run it. */
+  const BIN = fileURLToPath(new URL("../dist/cli/mcp-search.js", import.meta.url));
+  const CORPUS = fileURLToPath(new URL("../examples/corpus", import.meta.url));
+
+  it("adds it over stdio, where desktop hosts show the model only content", async () => {
+    const client = new Client({ name: "desktop-like", version: "0.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "serve", CORPUS, "--locale", "en"], stderr: "pipe" }));
+    try {
+      const result = (await client.callTool({ name: "search", arguments: { query: "extraction sour" } })) as CallResult;
+      expect(result.content).toHaveLength(2);
+      expect(JSON.parse(result.content[0]?.text ?? "")).toStrictEqual({ results: result.structuredContent?.["results"] });
+      expect(result.content[1]?.text).toContain("(doc:reference/glossary.md)");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("keeps the one contract block over HTTP, where ChatGPT connects", async () => {
+    const child = spawn(process.execPath, [BIN, "serve", CORPUS, "--http", "127.0.0.1:0", "--locale", "en"], { stdio: ["ignore", "ignore", "pipe"] });
+    try {
+      const url = await new Promise<URL>((resolve, reject) => {
+        let stderr = "";
+        child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+          stderr += chunk;
+          const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+          if (match?.[1] !== undefined) resolve(new URL(match[1]));
+        });
+        child.once("exit", (code) => reject(new Error(`mcp-search exited with ${String(code)}: ${stderr}`)));
+      });
+      const client = new Client({ name: "chatgpt-like", version: "0.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(url));
+      const result = (await client.callTool({ name: "search", arguments: { query: "extraction sour" } })) as CallResult;
+      await client.close();
+      expect(result.content).toHaveLength(1);
+      expect(JSON.parse(result.content[0]?.text ?? "")).toStrictEqual({ results: result.structuredContent?.["results"] });
+    } finally {
+      child.kill("SIGTERM");
+    }
   });
 });
