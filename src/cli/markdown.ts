@@ -60,14 +60,15 @@ export function stripEmphasis(text: string): string {
 
 /**
  * One line of Markdown (or of HTML inside Markdown) as text: images and badges dropped, links
- * keep their text, tags, escapes, code and emphasis marks removed, entities decoded.
+ * keep their text, tags, escapes, code and emphasis marks removed, entities decoded, spaces
+ * collapsed.
  * `onImage` sees each image's alt text (a title made only of a logo uses it).
  *
  * @example
- * stripInlineMarkdown("is-glob [![NPM](https://x/b.svg)](https://x) `fast` <b>glob</b>"); // => "is-glob  fast glob"
+ * stripInlineMarkdown("is-glob [![NPM](https://x/b.svg)](https://x) `fast` <b>glob</b>"); // => "is-glob fast glob"
  */
 export function stripInlineMarkdown(line: string, onImage?: (alt: string) => void): string {
-  if (!/[<[!\\`*_~&]/.test(line)) return line;
+  if (!/[<[!\\`*_~&]/.test(line)) return line.replace(/[ \t]+/g, " ").trim();
   const image = (alt: string | undefined) => {
     const clean = (alt ?? "").replace(/\s+/g, " ").trim();
     if (clean !== "") onImage?.(clean);
@@ -81,7 +82,7 @@ export function stripInlineMarkdown(line: string, onImage?: (alt: string) => voi
     .replaceAll(ESCAPED, "")
     .replace(ESCAPE, `${ESCAPED}$1`)
     .replaceAll("`", "");
-  return decodeEntities(stripEmphasis(text));
+  return decodeEntities(stripEmphasis(text)).replace(/[ \t]+/g, " ").trim();
 }
 
 /**
