@@ -122,6 +122,7 @@ describe("titles", () => {
     ["generic Markdown heading skipped", "guide.md", "# Table of contents\n\n- [a](#a)\n\n## Brewing ratios\n\ntext", "Brewing ratios"],
     ["Portuguese generic heading skipped", "guia.md", "# Sumário\n\n## Atalhos de teclado\n\n## Guia do café coado", "Guia do café coado"],
     ["file name when every heading is generic", "docs/install.md", "# Installation\n\nnpm i x\n\n## Usage\n\nx()", "install.md"],
+    ["YAML comment is not a heading", "config.yaml", "# Settings for the kettle\nkettle: 93", "config.yaml"],
     ["inline marks, entities and links in a heading", "x.md", "# The `json` module: **fast** &amp; [documented](https://x.org) for snake_case", "The json module: fast & documented for snake_case"],
   ])("%s", (_, path, source, title) => {
     expect(extractDocument(path, source).title).toBe(title);
