@@ -186,6 +186,10 @@ describe("HTML to Markdown", () => {
     expect(htmlToMarkdown(html)).toBe("[dumps](../ref/json.html#dumps), [abs](https://x.org/a), local, js, ![A cup](img/cup.png)");
   });
 
+  it("keeps the rest of the page when its <main> is empty (filled by a script in the browser)", () => {
+    expect(convertHtml("<h1>Site</h1><main></main><p>Fallback text</p>")).toMatchObject({ markdown: "# Site\n\nFallback text", headings: [{ level: 1, text: "Site" }] });
+  });
+
   it("keeps the text of a link around blocks (a card) without splitting it into broken brackets", () => {
     expect(htmlToMarkdown('<a href="/post"><h2>Card title</h2><p>Teaser</p></a><p>x <a href="y">in line</a></p>')).toBe("## Card title\n\nTeaser\n\nx [in line](y)");
   });

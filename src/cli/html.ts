@@ -6,7 +6,7 @@
  * dropped with their content, and so is the page chrome: navigation (`<nav>`, the ARIA landmarks
  * navigation, banner, contentinfo, complementary and search), and `<header>`, `<footer>` and
  * `<aside>` outside an `<article>` or `<main>`. When the page has a `<main>` (or
- * `role="main"`), only its content is kept: the rest of the page is chrome by definition.
+ * `role="main"`) with content, only its content is kept: the rest of the page is chrome by definition.
  */
 
 /** Elements whose content is never text. */
@@ -485,9 +485,12 @@ export function convertHtml(html: string, options: HtmlOptions = {}): ConvertedH
   while (stack.length > 0) closeElement(stack.pop() as Open);
   const last = mainRanges[mainRanges.length - 1];
   if (last !== undefined && last[1] === -1) last[1] = out.length;
-  const kept = mainRanges.length === 0 ? out : mainRanges.flatMap(([from, to]) => out.slice(from, Math.max(from, to)));
-  const markdown = tidy(kept.join("")).replace(new RegExp(`${PLACEHOLDER}(\\d+)${PLACEHOLDER}`, "g"), (_, index: string) => blocks[Number(index)] ?? "");
-  const content = mainRanges.length > 0 ? headings.filter((one) => one.content) : headings;
+  let kept = mainRanges.length === 0 ? "" : tidy(mainRanges.flatMap(([from, to]) => out.slice(from, Math.max(from, to))).join(""));
+  // An empty <main> (filled by a script in the browser) does not hide the rest of the page.
+  const onlyMain = kept !== "";
+  if (!onlyMain) kept = tidy(out.join(""));
+  const markdown = kept.replace(new RegExp(`${PLACEHOLDER}(\\d+)${PLACEHOLDER}`, "g"), (_, index: string) => blocks[Number(index)] ?? "");
+  const content = onlyMain ? headings.filter((one) => one.content) : headings;
   return { markdown, headings: content, title: titleOf(html, lower) };
 }
 
