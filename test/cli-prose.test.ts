@@ -270,6 +270,13 @@ describe("the folder server on prose", () => {
     expect(page?.snippet).not.toMatch(/Keyboard|Previous|Theme|\[|\]\(|<|\||```/);
   });
 
+  it("shows JSON and YAML snippets as written: their marks are content", async () => {
+    const { search } = await serveFiles({ "data.json": '{"_id": "kettle-1", "tags": ["*hot*"]}', "conf.yaml": "# kettle settings\n- kettle: 93" });
+    const snippets = async (query: string) => ((await search(query)).structuredContent?.["snippets"] as { snippet: string }[]).map(({ snippet }) => snippet);
+    expect(await snippets("kettle 1")).toContain('{ "_id": "kettle-1", "tags": [ "*hot*" ] }');
+    expect(await snippets("kettle settings")).toContain("# kettle settings - kettle: 93");
+  });
+
   it("resolves relative links against --base-url in what fetch returns", async () => {
     const { fetch } = await serveFiles(
       { "guide/intro.html": '<main><h1>Intro</h1><p>See <a href="../ref/api.html">the API</a>.</p></main>' },

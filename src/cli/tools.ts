@@ -276,7 +276,7 @@ const sourceCache = new WeakMap<FolderDocument, { readonly normalizeChar: (char:
 const EMPTY_SOURCE: SnippetSource = { text: "", normalised: "", origin: undefined };
 
 /**
- * A document's text as plain text (see ./markdown.ts), normalised for snippets, prepared once and kept while the document is
+ * A document's text, as plain text for Markdown and HTML (see ./markdown.ts), normalised for snippets, prepared once and kept while the document is
  * current (a search no longer normalises every result's full text again).
  *
  * @example
@@ -286,8 +286,10 @@ export function snippetSourceOf(doc: FolderDocument | undefined, normalizeChar: 
   if (doc === undefined) return EMPTY_SOURCE;
   const cached = sourceCache.get(doc);
   if (cached !== undefined && cached.normalizeChar === normalizeChar) return cached.source;
-  // Snippets show text, not markup: badges, link targets, tags and table pipes are gone.
-  const source = prepareSnippetSource(markdownToText(doc.text), normalizeChar);
+  // Snippets show text, not markup: badges, link targets, tags and table pipes are gone. Other
+  // formats are shown as written (a JSON "_id" or a YAML "- item" is content there).
+  const text = doc.format === "markdown" || doc.format === "html" ? markdownToText(doc.text) : doc.text;
+  const source = prepareSnippetSource(text, normalizeChar);
   sourceCache.set(doc, { normalizeChar, source });
   return source;
 }
