@@ -4,7 +4,8 @@
  */
 import { basename, extname } from "node:path";
 import { normalizeText } from "../index.js";
-import { convertHtml, stripHeadingAnchors, trimWith } from "./html.js";
+import { convertHtml } from "./html.js";
+import { stripHeadingAnchors, trimWith } from "./html-text.js";
 import { stripInlineMarkdown } from "./markdown.js";
 
 /**

@@ -3,7 +3,7 @@
  * step is a plain scan or a regular expression with bounded backtracking, so the whole text is
  * read in linear time.
  */
-import { decodeEntities } from "./html.js";
+import { decodeEntities } from "./html-text.js";
 
 const HTML_TAG = /<\/?[a-zA-Z][^<>]*>/g;
 const IMG_TAG = /<img\b[^<>]*>/gi;
