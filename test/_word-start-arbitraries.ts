@@ -35,3 +35,23 @@ export const queryText = fc.oneof(
   fc.string({ unit: fc.constantFrom(...UNITS, "\0"), minLength: 1, maxLength: 6 }),
   fc.constantFrom("carros", "carro", "pressão alta", "covid", "covid-19", "obrien", "o'brien", "cem", "100%", "c.e.m.", "a", "ab", "ba", "sos", "日本", "😀", "de", "\0zz"),
 );
+
+/** A random case: row texts, query words, and where to take one more query word from the rows. */
+export const TABLE_CASE = fc.record({
+  rows: fc.array(ROW_TEXT, { maxLength: 25 }),
+  words: fc.array(queryText, { maxLength: 2 }),
+  pick: fc.nat(),
+  cut: fc.nat({ max: 4 }),
+});
+
+/**
+ * The case's table (normalised) and query: the random words, plus the start of one word of one
+ * row (so many cases select rows), sometimes cut inside the word.
+ */
+export function tableAndQuery(input: { rows: string[]; words: string[]; pick: number; cut: number }): { table: string[]; query: string } {
+  const table = input.rows.map(tableVocabulary.normalize);
+  const rowWords = table.flatMap((text) => text.split(" ")).filter((word) => word !== "");
+  const word = rowWords[input.pick % Math.max(1, rowWords.length)] ?? "";
+  const extra = word.slice(0, Math.max(1, word.length - input.cut));
+  return { table, query: [...input.words, extra].join(" ") };
+}
