@@ -246,7 +246,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       log(`skipped ${file.relative}: ${read}`);
       return { known: { modified, size } };
     }
-    const { title, text, format } = extractDocument(file.relative, read.source);
+    // Relative links of an HTML page resolve against its public URL, only under --base-url.
+    const { title, text, format } = extractDocument(file.relative, read.source, baseUrl === undefined ? {} : { url: urlOf(file.relative) });
     const id = documentId(file.relative);
     const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), format, bytes: size, modified };
     const keywords = options.vocabulary.askedWordsFor(`${title}\n${text}`);
@@ -398,7 +399,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       const read = await readSource(doc.relative);
       // The same change check as the index: a file whose size or time moved is not this document.
       if (typeof read === "string" || read.modified !== doc.modified || read.size !== doc.bytes) return undefined;
-      const full: LoadedDocument = { ...doc, text: extractDocument(doc.relative, read.source).text };
+      const full: LoadedDocument = { ...doc, text: extractDocument(doc.relative, read.source, baseUrl === undefined ? {} : { url: doc.url }).text };
       loaded.set(doc.relative, full);
       if (loaded.size > LOADED_KEPT) loaded.delete(loaded.keys().next().value as string);
       return full;
