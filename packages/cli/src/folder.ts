@@ -216,6 +216,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   const watch = createTreeWatch(root, { log, enabled: options.watch ?? true, watch: options.watchFolder });
   const cache = options.cache === undefined ? undefined : openSnapshotCache(options.cache, root, { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "" }, log);
   const loaded = new Map<string, LoadedDocument>();
+  let saveTimer: NodeJS.Timeout | undefined;
 
   const urlOf = (relative: string) =>
     baseUrl === undefined ? pathToFileURL(join(root, relative)).href : baseUrl + relative.split("/").map(encodeURIComponent).join("/");
@@ -360,7 +361,17 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     indexing = undefined;
     if (!changed) return snapshot;
     log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms (${fromDisk} files read)`);
-    cache?.save();
+    // The first indexing saves at once; later edits at most every SAVE_DELAY_MS, since a save
+    // rewrites the whole snapshot. A snapshot a little behind is still correct: the files changed
+    // since are read again on the next start.
+    if (first) cache?.save();
+    else if (cache !== undefined && saveTimer === undefined) {
+      saveTimer = setTimeout(() => {
+        saveTimer = undefined;
+        cache.save();
+      }, SAVE_DELAY_MS);
+      saveTimer.unref();
+    }
     return snapshot;
   }
 
@@ -406,6 +417,11 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     },
     close() {
       watch.close();
+      if (saveTimer !== undefined) {
+        clearTimeout(saveTimer);
+        saveTimer = undefined;
+        cache?.save();
+      }
     },
   };
   (folder as { ready: Promise<FolderSnapshot> }).ready = folder.refresh();
@@ -416,6 +432,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
 const BATCH = 64;
 /** Progress lines, at most this often (ms). */
 const PROGRESS_MS = 1000;
+/** The least time between two snapshot saves after edits (ms). */
+const SAVE_DELAY_MS = 30_000;
 /** Documents whose text stays loaded for the next snippet or fetch page. */
 const LOADED_KEPT = 32;
 
