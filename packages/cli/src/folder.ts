@@ -291,24 +291,41 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   async function check(): Promise<FolderSnapshot> {
     await settleEvents();
     // A link's target may sit in an unwatched folder (hidden, vendor): links are always checked.
-    if (!watch.takeDirty() && !(await linksChanged())) return snapshot;
-    return run();
+    const changes = watch.takeChanges();
+    // A link's target may sit in an unwatched folder (hidden, vendor): a changed link checks all.
+    if (await linksChanged()) return run("all");
+    if (changes !== "all" && changes.size === 0) return snapshot;
+    return run(changes);
   }
 
-  async function run(): Promise<FolderSnapshot> {
+  /**
+   * Brings the index up to date with the tree, or with the subtrees of `targets` only (the
+   * folders the watch saw events in): an edit lists and stats one folder, not the whole tree.
+   */
+  async function run(targets: "all" | ReadonlySet<string>): Promise<FolderSnapshot> {
     const started = performance.now();
     const folders = new Set<string>();
-    const listed = walk(root, log, (relative) => {
+    const visit = (relative: string) => {
       folders.add(relative);
       watch.add(relative);
-    });
-    watch.retain(folders);
-    links = listed.filter((file) => file.link);
+    };
+    // The subtrees to check: the targets with no target above them.
+    const tops = targets === "all" ? [""] : [...targets].filter((folder) => !hasAncestorIn(folder, targets));
+    const under = (relative: string) => tops.some((top) => top === "" || relative.startsWith(`${top}/`));
+    const listed = tops.flatMap((top) => walk(root, targets === "all" ? log : () => undefined, visit, top));
+    if (targets === "all") {
+      watch.retain(folders);
+      links = listed.filter((file) => file.link);
+    } else {
+      links = [...links.filter((file) => !under(file.relative)), ...listed.filter((file) => file.link)];
+    }
     let changed = false;
     const seen = new Set<string>();
     const stale: { file: Listed; modified: number; size: number }[] = [];
-    for (const file of listed) {
+    for (const [n, file] of listed.entries()) {
       const info = file.link ? await statLink(root, file) : statFile(root, file);
+      // Let requests in while a large tree is stat'ed: initialize must not wait for it.
+      if (n % 2000 === 1999) await new Promise((resolve) => setImmediate(resolve));
       if (info === null) continue;
       seen.add(file.relative);
       const before = known.get(file.relative);
@@ -317,7 +334,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       }
     }
     for (const relative of [...known.keys()]) {
-      if (seen.has(relative)) continue;
+      if (seen.has(relative) || !under(relative)) continue;
       apply(relative, { known: { modified: 0, size: 0 } });
       known.delete(relative);
       cache?.forget(relative);
@@ -483,6 +500,16 @@ function readCapped(path: string, max: number): { bytes: Buffer; size: number; m
   }
 }
 
+/** True when a proper ancestor folder of `folder` is in `targets` ("" is every folder's ancestor). */
+function hasAncestorIn(folder: string, targets: ReadonlySet<string>): boolean {
+  if (folder === "") return false;
+  if (targets.has("")) return true;
+  for (let at = folder.lastIndexOf("/"); at > 0; at = folder.lastIndexOf("/", at - 1)) {
+    if (targets.has(folder.slice(0, at))) return true;
+  }
+  return false;
+}
+
 /** Code-unit order: deterministic, independent of the machine's locale. */
 function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -510,9 +537,9 @@ async function statLink(root: string, file: Listed): Promise<{ mtimeMs: number; 
  * are synchronous on purpose: for thousands of files, one blocking pass is several times faster
  * than as many promises.
  */
-function walk(root: string, log: (line: string) => void, visit: (folder: string) => void): Listed[] {
+function walk(root: string, log: (line: string) => void, visit: (folder: string) => void, from = ""): Listed[] {
   const found: Listed[] = [];
-  const pending: string[] = [""];
+  const pending: string[] = [from];
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
     visit(folder);
     let entries: Dirent[];
