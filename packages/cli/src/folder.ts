@@ -325,7 +325,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     for (const [n, file] of listed.entries()) {
       const info = file.link ? await statLink(root, file) : statFile(root, file);
       // Let requests in while a large tree is stat'ed: initialize must not wait for it.
-      if (n % 2000 === 1999) await new Promise((resolve) => setImmediate(resolve));
+      if (n % 500 === 499) await new Promise((resolve) => setImmediate(resolve));
       if (info === null) continue;
       seen.add(file.relative);
       const before = known.get(file.relative);
