@@ -11,8 +11,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler, type NodeIncomingMessageLike } from "@modelcontextprotocol/node";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { createRequestGuard, HTTP_LIMITS, isLoopbackAddress, readJsonBody, type HttpLimits } from "./http-guard.js";
+import { createLineGuard, MAX_LINE_BYTES } from "./stdio-guard.js";
 import { registerFolderTools, type FolderToolsOptions } from "./tools.js";
 
 /** The path the HTTP server answers MCP on. */
@@ -43,14 +44,25 @@ export function createFolderServer(options: FolderServerOptions): McpServer {
 }
 
 /**
- * Serves over this process's stdin and stdout. Nothing else may write to stdout.
+ * Serves over this process's stdin and stdout. Nothing else may write to stdout. stdin reaches
+ * the SDK's transport through a line guard (./stdio-guard.ts): a line over
+ * {@link MAX_LINE_BYTES}, a line that is not JSON, or a message the SDK would not answer is
+ * answered with one JSON-RPC error, and the server keeps serving.
  *
  * @example
  * const handle = serveFolderStdio(options);
  * process.on("SIGTERM", () => void handle.close());
  */
 export function serveFolderStdio(options: FolderServerOptions, log: (line: string) => void): { close(): Promise<void> } {
-  return serveStdio(() => createFolderServer(options), { onerror: (error) => log(`stdio error: ${error.message}`) });
+  let transport: StdioServerTransport | undefined;
+  const guard = createLineGuard((refusal) => {
+    const error = { jsonrpc: "2.0" as const, id: refusal.id, error: { code: refusal.code, message: refusal.message } };
+    // A refusal's id may be null (the SDK's types allow it only on errors, as JSON-RPC does).
+    transport?.send(error as Parameters<StdioServerTransport["send"]>[0]).catch((failure: unknown) => log(`stdio error: ${String(failure)}`));
+  }, log);
+  process.stdin.pipe(guard);
+  transport = new StdioServerTransport(guard, process.stdout, { maxBufferSize: MAX_LINE_BYTES + 16 });
+  return serveStdio(() => createFolderServer(options), { transport, onerror: (error) => log(`stdio error: ${error.message}`) });
 }
 
 /**
