@@ -162,6 +162,13 @@ describe("bounded resources", () => {
     expect(tooMany.body).toMatch(/at most 8 messages/);
     expect((await post(port, { host }, "x".repeat(HTTP_LIMITS.maxBodyBytes + 1))).status).toBe(413);
     expect((await post(port, { host }, "{not json")).status).toBe(400);
+    const badParams = await post(port, { host }, { jsonrpc: "2.0", id: 7, method: "tools/list", params: "x" });
+    expect([badParams.status, JSON.parse(badParams.body)]).toStrictEqual([
+      400,
+      { jsonrpc: "2.0", id: 7, error: { code: -32600, message: "Invalid Request: params must be an object." } },
+    ]);
+    const nullArguments = await post(port, { host }, { jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "search", arguments: null } });
+    expect([nullArguments.status, (JSON.parse(nullArguments.body) as { error: { code: number } }).error.code]).toStrictEqual([400, -32602]);
 
     const sockets: Socket[] = [];
     try {

@@ -8,6 +8,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isIP } from "node:net";
+import { checkMessage } from "./message-check.js";
 
 /**
  * The origins browser-based connectors send, accepted behind a public name (`--allowed-host`).
@@ -174,8 +175,9 @@ function refuse(res: ServerResponse, status: number, message: string): false {
 
 /**
  * Reads a POST body of at most `limits.maxBodyBytes` and parses it as JSON. A body
- * too large gets 413, invalid JSON a parse error, a batch of more than `maxBatch` messages 400;
- * each answered here, and `undefined` returned.
+ * too large gets 413, invalid JSON a parse error, a batch of more than `maxBatch` messages 400,
+ * and so does a message the SDK answers badly (see ./message-check.ts); each answered here, and
+ * `undefined` returned.
  *
  * @example
  * const body = await readJsonBody(req, res); // => { jsonrpc: "2.0", id: 1, method: "tools/list" }
@@ -207,6 +209,13 @@ export async function readJsonBody(
   if (Array.isArray(body) && body.length > limits.maxBatch) {
     res.writeHead(400, { "content-type": "application/json" });
     res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid Request: a batch holds at most ${limits.maxBatch} messages` }, id: null }));
+    return undefined;
+  }
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const refusal = checkMessage(message);
+    if (refusal === undefined) continue;
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end(JSON.stringify({ jsonrpc: "2.0", id: refusal.id, error: { code: refusal.code, message: refusal.message } }));
     return undefined;
   }
   return { body };
