@@ -96,6 +96,12 @@ export interface CatalogueTexts {
   readonly emptyTitle: (url: string) => string;
   readonly notALink: (text: string) => string;
   readonly invalidLastmod: (value: string) => string;
+  /** The end of a problem detail cut at its cap: how many characters were left out. */
+  readonly detailCut: (left: number) => string;
+  /** The last problem of a capped list: how many more were found and left out. */
+  readonly moreProblems: (left: number) => string;
+  /** A text over `maxBytes`, not read at all. */
+  readonly tooLarge: (bytes: number, max: number) => string;
 }
 
 export interface LocaleTexts {
@@ -230,6 +236,9 @@ const PT_BR: LocaleTexts = {
     duplicateId: (id, firstLine) => `o id ${JSON.stringify(id)} repete o da linha ${firstLine}; vale o primeiro.`,
     emptyTitle: (url) => `o link para ${url} não tem título.`,
     notALink: (text) => `item de lista sem link no formato [Título](url): ${JSON.stringify(text)}.`,
+    detailCut: (left) => `… (mais ${left} caracteres omitidos)`,
+    moreProblems: (left) => `mais ${left} problema(s) encontrados e omitidos desta lista.`,
+    tooLarge: (bytes, max) => `o texto tem ${bytes} bytes, acima do limite de ${max} (maxBytes); nada foi lido.`,
     invalidLastmod: (value) =>
       `<lastmod> ${JSON.stringify(value)} não é uma data W3C (AAAA-MM-DD ou data e hora); a página foi mantida sem ela.`,
   },
@@ -303,6 +312,9 @@ const EN: LocaleTexts = {
     duplicateId: (id, firstLine) => `the id ${JSON.stringify(id)} repeats the one on line ${firstLine}; the first one stands.`,
     emptyTitle: (url) => `the link to ${url} has no title.`,
     notALink: (text) => `list item without a [Title](url) link: ${JSON.stringify(text)}.`,
+    detailCut: (left) => `… (${left} more characters left out)`,
+    moreProblems: (left) => `${left} more problem(s) found and left out of this list.`,
+    tooLarge: (bytes, max) => `the text is ${bytes} bytes, over the ${max}-byte limit (maxBytes); nothing was read.`,
     invalidLastmod: (value) =>
       `<lastmod> ${JSON.stringify(value)} is not a W3C date (YYYY-MM-DD or date and time); the page was kept without it.`,
   },
