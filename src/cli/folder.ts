@@ -164,6 +164,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   let running: Promise<FolderSnapshot> | undefined;
   let queued: Promise<FolderSnapshot> | undefined;
   let links: Listed[] = [];
+  /** True while `known` holds changes the current snapshot does not: set by a refresh, cleared by a rebuild. */
+  let unbuilt = false;
   /** How many known files changed while they were read, and are read again by the next refresh. */
   let retrying = 0;
   const watch = createTreeWatch(root, { log, enabled: options.watch ?? true, watch: options.watchFolder });
@@ -228,7 +230,6 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     });
     watch.retain(folders);
     links = listed.filter((file) => file.link);
-    let changed = false;
     const seen = new Set<string>();
     const stale: { file: Listed; info: FileStat }[] = [];
     for (const file of listed) {
@@ -239,18 +240,18 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     }
     for (const { file, info } of stale) {
       known.set(file.relative, readOne(file, info));
-      changed = true;
+      unbuilt = true;
     }
     for (const relative of [...known.keys()]) {
       if (seen.has(relative) && known.has(relative)) continue;
       const gone = known.get(relative);
       if (gone?.document !== undefined) removed.add(gone.document.id);
       known.delete(relative);
-      changed = true;
+      unbuilt = true;
     }
     retrying = 0;
     for (const entry of known.values()) if (entry.retry === true) retrying += 1;
-    if (!changed) return current;
+    if (!unbuilt) return current;
     const relatives = [...known.keys()].sort(compareCodeUnits);
     const documents = new Map<string, FolderDocument>();
     const entries: IndexEntry[] = [];
@@ -262,6 +263,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       removed.delete(entry.document.id);
     }
     current = { documents, index: createIndex(entries), removed };
+    unbuilt = false; // only once the new snapshot stands: a rebuild that throws is tried again
     log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms`);
     return current;
   }

@@ -155,7 +155,7 @@ function failed(error: unknown): InsideRead {
  * // => "EACCES: permission denied, scandir './private'"
  */
 export function relativeMessage(root: string, message: string): string {
-  return message.replaceAll(root, ".");
+  return root === sep ? message : message.replaceAll(root, ".");
 }
 
 /** True when `candidate` is `root` or below it; both absolute, already resolved. */
