@@ -45,7 +45,18 @@ describe("parseCommandLine", () => {
         maxFileBytes: 1024 * 1024,
         vocabulary: undefined,
         allowedHosts: [],
+        allowedOrigins: [],
+        token: undefined,
       },
+    });
+  });
+
+  it("reads --allowed-origin as an origin and --token of 16 characters or more", () => {
+    const line = parseCommandLine(["serve", "docs", "--http", "0", "--allowed-origin", "https://App.example/x", "--token", "0123456789abcdef"]);
+    expect(line.command === "serve" && [line.options.allowedOrigins, line.options.token]).toStrictEqual([["https://app.example"], "0123456789abcdef"]);
+    expect(parseCommandLine(["serve", "docs", "--allowed-origin", "ftp://x"])).toStrictEqual({
+      command: "error",
+      message: '--allowed-origin must be an http or https origin (got "ftp://x").',
     });
   });
 
