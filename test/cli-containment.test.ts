@@ -73,7 +73,7 @@ describe("containment under a symlink-swap race", () => {
         const flip = path.join(root, "flip");
         try { fs.rmSync(flip, { recursive: true, force: true }); fs.mkdirSync(flip); fs.writeFileSync(path.join(flip, "x.md"), "zebrafish flip"); } catch {}
         try { fs.rmSync(flip, { recursive: true, force: true }); fs.writeFileSync(flip, "now a file"); } catch {}
-      }`, root, join(outside, "secret.md"), "3000"], { stdio: "ignore" });
+      }`, root, join(outside, "secret.md"), "2500"], { stdio: "ignore" });
     const racing = new Promise<void>((resolve) => racer.once("exit", () => resolve()));
     let done = false;
     void racing.then(() => (done = true));
