@@ -123,7 +123,11 @@ export async function serveFolderHttp(
   // The header and request timeouts are checked at this interval (Node: every 30 s).
   const checking = Math.max(100, Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 2);
   const server = createServer({ connectionsCheckingInterval: checking }, (req, res) => {
-    if (guard === undefined || !guard(req, res)) return;
+    if (guard === undefined) {
+      res.writeHead(503, { connection: "close" }).end(); // not listening yet: never served unchecked
+      return;
+    }
+    if (!guard(req, res)) return;
     const path = (req.url ?? "/").split("?", 1)[0];
     if (path !== MCP_PATH) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end(`Not found. The MCP endpoint is ${MCP_PATH}.\n`);
