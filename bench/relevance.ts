@@ -47,11 +47,15 @@ export interface RelevanceRow {
 }
 
 const emptyVocabulary = createVocabulary({ locale: "en", sourceName: "the folder", entries: [] });
+/** Folders opened by the folder-server engines, closed after each corpus. */
+const opened: { close(): void }[] = [];
 
 /** The folder server behind a real MCP Client, linked in memory. */
 function folderServer(ranking: IndexRanking): Engine["build"] {
   return async (corpus) => {
-    const folder = await openFolder({ root: corpus.root, vocabulary: emptyVocabulary, ranking, watch: false });
+    // Watched, as `mcp-search serve` does: a search on an unchanged folder does not re-stat it.
+    const folder = await openFolder({ root: corpus.root, vocabulary: emptyVocabulary, ranking });
+    opened.push(folder);
     const server = createFolderServer({ name: "bench", version: "0.0.0", folder, vocabulary: emptyVocabulary, locale: "en", limit: 10 });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
@@ -231,6 +235,7 @@ export async function evaluateCorpus(corpus: RelevanceCorpus, engines: readonly 
     }
     rows.push(score(engine.name, corpus.queries, ranked, latencies));
   }
+  for (const folder of opened.splice(0)) folder.close();
   return { rows, skipped };
 }
 

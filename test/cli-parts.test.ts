@@ -45,7 +45,17 @@ describe("parseCommandLine", () => {
         maxFileBytes: 1024 * 1024,
         vocabulary: undefined,
         allowedHosts: [],
+        ranking: "bm25",
       },
+    });
+  });
+
+  it("switches the folder back to the rule with --ranking rule, and refuses other rankings", () => {
+    const line = parseCommandLine(["serve", "docs", "--ranking", "rule"]);
+    expect(line.command === "serve" && line.options.ranking).toBe("rule");
+    expect(parseCommandLine(["serve", "docs", "--ranking", "tfidf"])).toStrictEqual({
+      command: "error",
+      message: '--ranking must be bm25 or rule (got "tfidf").',
     });
   });
 
