@@ -180,8 +180,9 @@ export const VARIANTS: readonly Engine[] = [
   variant("equal field weights", { weights: [1, 1, 1, 1] }),
   variant("k1 2", { k1: 2 }),
   variant("text b 0.9", { b: [0.5, 0.5, 0.5, 0.9] }),
-  variant("lead of 100 tokens", { lead: 100 }),
-  variant("passages of 100 tokens", { passage: 100 }),
+  variant("lead of 50 tokens", { lead: 50 }),
+  variant("passages of 200 tokens", { passage: 200 }),
+  variant("best passage × 0.5", { passageWeight: 0.5 }),
   variant("best passage × 1", { passageWeight: 1 }),
 ];
 
