@@ -38,7 +38,7 @@
 import type { SearchResult } from "./contract.js";
 import { checkEntries, type RankedEntry } from "./_entries.js";
 import { normalizeText } from "./_normalize.js";
-import { CountedPostingsBuilder, lowerBound, type CountedPostings } from "./_postings.js";
+import { countPostings, lowerBound, sortDictionary, type CountedPostings } from "./_postings.js";
 
 /** Fields in the counted postings, in the order of the weights: id, title, keywords, text. */
 const FIELDS = 4;
@@ -154,8 +154,8 @@ export interface Bm25Ranking {
   scores(query: string): Float64Array;
 }
 
-/** One entry's tokens, field by field: id, title, keywords, text. */
-type Unit = readonly [readonly string[], readonly string[], readonly string[], readonly string[]];
+/** One entry's tokens as sorted-dictionary ids, field by field: id, title, keywords, text. */
+type Unit = readonly [Int32Array, Int32Array, Int32Array, Int32Array];
 
 /** One BM25F collection over units: the whole entries, their leads, or their passages. */
 interface View {
@@ -171,30 +171,22 @@ interface View {
   readonly touched: Int32Array;
 }
 
-function buildView(units: readonly Unit[], owner: Int32Array, parameters: Bm25Parameters): View {
+function buildView(termCount: number, units: readonly Unit[], owner: Int32Array, parameters: Bm25Parameters): View {
   const size = units.length;
-  const builder = new CountedPostingsBuilder(FIELDS);
-  const lengths = new Uint32Array(size * FIELDS);
   const totals = [0, 0, 0, 0];
-  units.forEach((unit, u) => {
-    unit.forEach((tokens, f) => {
-      for (const token of tokens) builder.add(token, u, f);
-      lengths[u * FIELDS + f] = tokens.length;
-      totals[f]! += tokens.length;
-    });
-  });
+  for (const unit of units) unit.forEach((tokens, f) => (totals[f]! += tokens.length));
   const coef = new Float64Array(size * FIELDS);
   for (let f = 0; f < FIELDS; f++) {
     const average = size === 0 ? 0 : (totals[f] as number) / size;
     const b = parameters.b[f] as number;
     const weight = parameters.weights[f] as number;
-    for (let u = 0; u < size; u++) {
-      const length = lengths[u * FIELDS + f] as number;
+    units.forEach((unit, u) => {
+      const length = unit[f]!.length;
       coef[u * FIELDS + f] = length === 0 ? 0 : weight / (1 - b + (b * length) / average);
-    }
+    });
   }
   return {
-    postings: builder.finish(), coef, size, owner,
+    postings: countPostings(termCount, units, FIELDS), coef, size, owner,
     tf: new Float64Array(size), score: new Float64Array(size), listed: new Int32Array(size), touched: new Int32Array(size),
   };
 }
@@ -213,20 +205,35 @@ function buildView(units: readonly Unit[], owner: Int32Array, parameters: Bm25Pa
 export function createBm25Ranking(entries: readonly RankedEntry[], parameters: Bm25Parameters = BM25_DEFAULTS): Bm25Ranking {
   const { ids, titles, urls } = checkEntries(entries);
   const size = ids.length;
-  const units: Unit[] = entries.map((entry) => [
-    bm25Tokens(entry.id, parameters),
-    bm25Tokens(entry.title, parameters),
-    (entry.keywords ?? []).flatMap((keyword) => bm25Tokens(keyword, parameters)),
-    bm25Tokens(entry.text ?? "", parameters),
+  // Every token becomes a dictionary id once; the views share the one sorted dictionary.
+  const idOf = new Map<string, number>();
+  const firstSeen: string[] = [];
+  const idsOf = (tokens: readonly string[]) => Int32Array.from(tokens, (token) => {
+    let id = idOf.get(token);
+    if (id === undefined) {
+      id = firstSeen.length;
+      idOf.set(token, id);
+      firstSeen.push(token);
+    }
+    return id;
+  });
+  const seen: Unit[] = entries.map((entry) => [
+    idsOf(bm25Tokens(entry.id, parameters)),
+    idsOf(bm25Tokens(entry.title, parameters)),
+    idsOf((entry.keywords ?? []).flatMap((keyword) => bm25Tokens(keyword, parameters))),
+    idsOf(bm25Tokens(entry.text ?? "", parameters)),
   ]);
+  const { terms, rank } = sortDictionary(firstSeen);
+  const units = seen.map((unit) => unit.map((tokens) => tokens.map((id) => rank[id]!)) as unknown as Unit);
+  const termCount = terms.length;
   const identity = Int32Array.from(units, (_, e) => e);
-  const whole = buildView(units, identity, parameters);
+  const whole = buildView(termCount, units, identity, parameters);
   const longest = units.reduce((max, unit) => Math.max(max, unit[3].length), 0);
   const { lead, leadWeight, passage, passageWeight } = parameters;
   const views: [View, number][] = [[whole, 1]];
   if (leadWeight > 0) {
     if (longest <= lead) views[0]![1] += leadWeight;
-    else views.push([buildView(units.map(([id, title, keywords, text]) => [id, title, keywords, text.slice(0, lead)]), identity, parameters), leadWeight]);
+    else views.push([buildView(termCount, units.map(([id, title, keywords, text]) => [id, title, keywords, text.subarray(0, lead)]), identity, parameters), leadWeight]);
   }
   if (passageWeight > 0) {
     if (longest <= passage) views[0]![1] += passageWeight;
@@ -235,11 +242,11 @@ export function createBm25Ranking(entries: readonly RankedEntry[], parameters: B
       const owner: number[] = [];
       units.forEach(([id, title, keywords, text], e) => {
         for (const from of passageStarts(text.length, passage)) {
-          windows.push([id, title, keywords, text.slice(from, from + passage)]);
+          windows.push([id, title, keywords, text.subarray(from, from + passage)]);
           owner.push(e);
         }
       });
-      views.push([buildView(windows, Int32Array.from(owner), parameters), passageWeight]);
+      views.push([buildView(termCount, windows, Int32Array.from(owner), parameters), passageWeight]);
     }
   }
   const total = new Float64Array(size);
@@ -250,7 +257,7 @@ export function createBm25Ranking(entries: readonly RankedEntry[], parameters: B
     const tokens = [...new Set(bm25Tokens(query, parameters))];
     let count = 0;
     for (const [view, weight] of views) {
-      const scored = scoreView(view, tokens, parameters);
+      const scored = scoreView(view, terms, tokens, parameters);
       for (let i = 0; i < scored; i++) {
         const u = view.touched[i]!;
         const e = view.owner[u]!;
@@ -296,9 +303,9 @@ export function passageStarts(length: number, size: number): number[] {
 }
 
 /** Scores one view's units for the query tokens into `view.score`; returns how many it touched. */
-function scoreView(view: View, tokens: readonly string[], parameters: Bm25Parameters): number {
+function scoreView(view: View, terms: readonly string[], tokens: readonly string[], parameters: Bm25Parameters): number {
   const { k1, prefix: discount } = parameters;
-  const { postings: { terms, start, entry, counts }, coef, size, tf, score, listed, touched } = view;
+  const { postings: { start, entry, counts }, coef, size, tf, score, listed, touched } = view;
   let touchedCount = 0;
   for (const token of tokens) {
     let count = 0;
