@@ -47,6 +47,7 @@ describe("parseCommandLine", () => {
         allowedHosts: [],
         allowedOrigins: [],
         token: undefined,
+        ranking: "bm25",
       },
     });
   });
@@ -57,6 +58,15 @@ describe("parseCommandLine", () => {
     expect(parseCommandLine(["serve", "docs", "--allowed-origin", "ftp://x"])).toStrictEqual({
       command: "error",
       message: '--allowed-origin must be an http or https origin (got "ftp://x").',
+    });
+  });
+
+  it("switches the folder back to the rule with --ranking rule, and refuses other rankings", () => {
+    const line = parseCommandLine(["serve", "docs", "--ranking", "rule"]);
+    expect(line.command === "serve" && line.options.ranking).toBe("rule");
+    expect(parseCommandLine(["serve", "docs", "--ranking", "tfidf"])).toStrictEqual({
+      command: "error",
+      message: '--ranking must be bm25 or rule (got "tfidf").',
     });
   });
 
