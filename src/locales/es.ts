@@ -116,7 +116,7 @@ export const es: LocaleTexts = {
   },
   vocabulary: {
     note: (term, spellings, sourceName) =>
-      `"${term}" también se buscó como ${spellings}: la palabra que usa ${sourceName}.`,
+      `"${term}" también se buscó como ${spellings} — la palabra que usa ${sourceName}.`,
     emptySourceName: 'createVocabulary: "sourceName" es obligatorio y no puede estar vacío (p. ej., "el INE").',
     entriesNotArray: 'createVocabulary: "entries" debe ser una lista de { asked, source }.',
     emptyAsked: (entry) => `createVocabulary: la entrada ${entry} tiene "asked" vacío.`,
