@@ -86,7 +86,7 @@ const EN: FolderTexts = {
 };
 
 const ES: FolderTexts = {
-  sourceName: "los documentos de la carpeta",
+  sourceName: "la carpeta de documentos",
   matched: (shown, documents) =>
     `${shown} ${shown === 1 ? "documento coincide" : "documentos coinciden"} con la consulta, entre ${documents} indexados.`,
   truncated: (shown, matches, documents) =>

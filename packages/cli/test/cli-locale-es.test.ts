@@ -82,7 +82,7 @@ describe("mcp-search serve --locale es", () => {
     expect(ids(result)).toStrictEqual(["doc:presupuesto.md"]);
     expect(message(result)).toBe("1 documento coincide con la consulta, entre 2 indexados.");
     expect(result.structuredContent?.["notes"]).toStrictEqual([
-      '"luz" también se buscó como electricidad — la palabra que usa los documentos de la carpeta.',
+      '"luz" también se buscó como electricidad — la palabra que usa la carpeta de documentos.',
     ]);
   });
 
