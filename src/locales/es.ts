@@ -52,7 +52,7 @@ const CONSONANT_ES = /[^aeiou]es$/;
  *   which reach "actriz" and "índice"); otherwise "-es" goes ("dulces" to "dulc", "entonces" to "entonc");
  * - "-es" after a consonant: "ciudades" to "ciudad", "leyes" to "ley" (four letters or fewer
  *   stay as written, so "tres" is not cut to "tr");
- * - "-íes", "-úes": "-es" goes, which reaches both "rubí" and "rubíe-" ("rubies" to "rubi");
+ * - "-íes", "-úes": "-es" goes ("rubíes" to "rubi", "bloques" to "bloqu", which reaches "bloque");
  * - plain "-s" otherwise: "casas" to "casa", "héroes" to "heroe".
  */
 function singular(word: string): string {
