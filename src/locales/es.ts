@@ -164,6 +164,9 @@ export const es: LocaleTexts = {
     duplicateId: (id, firstLine) => `el id ${JSON.stringify(id)} repite el de la línea ${firstLine}; vale el primero.`,
     emptyTitle: (url) => `el enlace a ${url} no tiene título.`,
     notALink: (text) => `elemento de lista sin enlace con el formato [Título](url): ${JSON.stringify(text)}.`,
+    detailCut: (left) => `… (${left} caracteres más omitidos)`,
+    moreProblems: (left) => `${left} problema(s) más encontrados y omitidos de esta lista.`,
+    tooLarge: (bytes, max) => `el texto tiene ${bytes} bytes, por encima del límite de ${max} (maxBytes); no se leyó nada.`,
     invalidLastmod: (value) =>
       `<lastmod> ${JSON.stringify(value)} no es una fecha W3C (AAAA-MM-DD o fecha y hora); la página se conservó sin ella.`,
   },
