@@ -16,22 +16,35 @@
  * ```
  *
  * Fields f, with weight w_f and length normalisation b_f: id (weak evidence), title, keywords,
- * text; see {@link BM25_DEFAULTS}. P is the prefix discount. Entries with score 0 are not
- * results; ties keep collection order.
+ * text; see {@link BM25_DEFAULTS}. P is the prefix discount.
+ *
+ * Long documents: the score above is computed in three views of the collection, each with its
+ * own N, df and avglen, and summed:
+ *
+ * ```text
+ * final(d) = score_whole(d) + γ × score_lead(lead(d)) + α × max over passages p of d of score_passages(p)
+ * ```
+ *
+ * `lead(d)` is d with its text cut to its first L tokens; the passages of d are d with its text
+ * cut into windows of W tokens, starting every W/2 tokens ({@link passageStarts}). The views
+ * were measured on the relevance bench (docs/drafts/issue-15.md): a document's start states its
+ * subject, and a passage that holds the query's words together beats the same words scattered.
+ * Entries with final score 0 are not results; ties keep collection order.
  *
  * Everything a search reads from the collection is kept as counts (postings per field, field
- * lengths, their integer totals, the live count), so adding or removing one entry adjusts counts
- * and the statistics stay exact; the per-entry normalisation w_f / norm(e, f) is recomputed from
- * them on the first search after a change (linear in the entries, about 1 ms per 100k).
+ * lengths, their integer totals, the live count), per view, so adding or removing one entry
+ * adjusts counts in each view and the statistics stay exact; the per-unit normalisation
+ * w_f / norm(u, f) is recomputed from them on the first search after a change (linear in the
+ * units). Each view keeps its units in segmented postings (./postings.ts); the whole and lead
+ * views have one unit per entry, in the entry's slot; an entry's passages are consecutive slots.
  */
 import type { SearchResult } from "../contract/schemas.js";
 import { Collection, grown, selectTop, type RankedEntry, type RankingCore } from "./entries.js";
 import { normalizeText } from "./normalize.js";
 import { SegmentedPostings, type TermRange } from "./postings.js";
 
-/** Field numbers in the counted postings, in the order of the weights. */
+/** Fields in the counted postings, in the order of the weights: id, title, keywords, text. */
 const FIELDS = 4;
-const [ID, TITLE, KEYWORDS, TEXT] = [0, 1, 2, 3] as const;
 
 /** The parameters of the formula above; tests and the bench may pass others. */
 export interface Bm25Parameters {
@@ -41,29 +54,57 @@ export interface Bm25Parameters {
   readonly weights: readonly [number, number, number, number];
   /** Per-field length normalisation b_f: id, title, keywords, text. */
   readonly b: readonly [number, number, number, number];
+  /** L: how many text tokens make an entry's lead. */
+  readonly lead: number;
+  /** γ: what the lead view's score counts; 0 leaves it out. */
+  readonly leadWeight: number;
+  /** W: text tokens per passage (passages overlap by half). */
+  readonly passage: number;
+  /** α: what the best passage's score counts; 0 leaves passages out. */
+  readonly passageWeight: number;
   /** P: what a word-start prefix occurrence counts, against 1 for the whole word. */
   readonly prefix: number;
   /** Fold English and Portuguese plurals on both sides ({@link foldPlural}). */
   readonly fold: boolean;
+  /** Words never indexed nor searched (normalised). */
+  readonly stopwords: ReadonlySet<string>;
 }
+
+/**
+ * Function words of Portuguese and English; never tokens. A superset of the rule's list: BM25's
+ * idf already discounts them, dropping them keeps their long postings out of every query.
+ */
+export const SHORT_STOPWORDS: ReadonlySet<string> = new Set(
+  ("a o as os um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou se " +
+    "the of in and for by to is are was be an on at as or it its this that with from into than").split(" "),
+);
+
+/** A longer list of function words, English then Portuguese. */
+export const LONG_STOPWORDS: ReadonlySet<string> = new Set(
+  ("a about above after again against all am an and any are as at be because been before being below between both but by can could " +
+    "did do does doing during each few for from further had has have having he her here hers herself him himself his how i if in into " +
+    "is it its itself just me more most my myself of off on once only or other our ours out own same she should so some such than that " +
+    "the their theirs them themselves then there these they this those through to too until very was we were what when where which " +
+    "while who whom why will with would you your yours " +
+    "o os as um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou se seu sua seus suas ele ela eles " +
+    "elas este esta isto esse essa isso aquele aquela como mais mas ja foi ser sao era pelo pela pelos pelas entre sobre ate quando " +
+    "muito tambem").split(" "),
+);
 
 /** The parameters `createIndex` uses, chosen on the relevance bench (docs/drafts/issue-15.md). */
 export const BM25_DEFAULTS: Bm25Parameters = {
   k1: 1.2,
   weights: [0.5, 3, 1.5, 1],
   b: [0.5, 0.5, 0.5, 0.75],
+  lead: 30,
+  leadWeight: 1,
+  passage: 100,
+  passageWeight: 0.75,
   prefix: 0.3,
   fold: true,
+  stopwords: SHORT_STOPWORDS,
 };
 
-/**
- * Function words of Portuguese and English; never tokens. A superset of the rule's list: BM25's
- * idf already discounts them, dropping them keeps their long postings out of every query.
- */
-const STOPWORDS: ReadonlySet<string> = new Set(
-  ("a o as os um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou se " +
-    "the of in and for by to is are was be an on at as or it its this that with from into than").split(" "),
-);
 const NON_ALPHANUMERIC = /[^a-z0-9]+/;
 
 /**
@@ -97,15 +138,16 @@ export function foldPlural(word: string): string {
  * @example
  * bm25Tokens("Reading the ZIP files"); // => ["reading", "zip", "file"]
  */
-export function bm25Tokens(text: string, fold = BM25_DEFAULTS.fold): string[] {
+export function bm25Tokens(text: string, parameters: Pick<Bm25Parameters, "fold" | "stopwords"> = BM25_DEFAULTS): string[] {
+  const { fold, stopwords } = parameters;
   const tokens: string[] = [];
   for (const run of normalizeText(text).split(NON_ALPHANUMERIC)) {
-    if (run.length >= 2 && !STOPWORDS.has(run)) tokens.push(fold ? foldPlural(run) : run);
+    if (run.length >= 2 && !stopwords.has(run)) tokens.push(fold ? foldPlural(run) : run);
   }
   return tokens;
 }
 
-/** A built BM25F ranking over a fixed collection, for tests and the bench. */
+/** A built BM25F ranking: what `createIndex` needs, and the scores for tests. */
 export interface Bm25Ranking {
   readonly ids: readonly string[];
   readonly urls: readonly string[];
@@ -115,139 +157,295 @@ export interface Bm25Ranking {
   scores(query: string): Float64Array;
 }
 
-/** The BM25F side of an index: counted postings, field lengths and their totals, scratch. */
-class Bm25Core implements RankingCore {
+/** One BM25F collection over units (the whole entries, their leads, or their passages), updatable. */
+class View {
   readonly postings = new SegmentedPostings(FIELDS);
-  /** lengths[e × 4 + f]: tokens of field f in slot e. */
+  /** lengths[u × 4 + f]: tokens of field f in unit u. */
   lengths: Uint32Array = new Uint32Array(0);
-  /** coef[e × 4 + f] = w_f / norm(e, f), recomputed on the first search after a change. */
   coef: Float64Array = new Float64Array(0);
+  /** The entry slot each unit belongs to. */
+  owner: Int32Array = new Int32Array(0);
   readonly totals = [0, 0, 0, 0];
   live = 0;
-  private coefFresh = false;
+  fresh = false;
   tf: Float64Array = new Float64Array(0);
   score: Float64Array = new Float64Array(0);
   listed: Int32Array = new Int32Array(0);
   touched: Int32Array = new Int32Array(0);
   private readonly range: TermRange = { baseFrom: 0, baseTo: 0, deltaFrom: 0, deltaTo: 0 };
 
-  constructor(readonly parameters: Bm25Parameters) {}
+  constructor(private readonly parameters: Bm25Parameters) {}
 
-  index(entry: RankedEntry, slot: number): void {
-    this.lengths = grown(this.lengths, (slot + 1) * FIELDS);
-    this.lengths.fill(0, slot * FIELDS, (slot + 1) * FIELDS);
-    this.addField(entry.id, slot, ID);
-    this.addField(entry.title, slot, TITLE);
-    for (const keyword of entry.keywords ?? []) this.addField(keyword, slot, KEYWORDS);
-    this.addField(entry.text ?? "", slot, TEXT);
+  /** Opens a unit of `fields` (token lists: id, title, keywords, text) for entry slot `owner`. */
+  add(fields: readonly (readonly string[])[], owner: number): number {
+    const unit = this.postings.open();
+    this.lengths = grown(this.lengths, (unit + 1) * FIELDS);
+    this.owner = grown(this.owner, unit + 1);
+    this.owner[unit] = owner;
+    fields.forEach((tokens, f) => {
+      for (const token of tokens) this.postings.add(token, unit, f, 1);
+      this.lengths[unit * FIELDS + f] = tokens.length;
+      this.totals[f]! += tokens.length;
+    });
     this.live += 1;
-    this.coefFresh = false;
+    this.fresh = false;
+    return unit;
   }
 
-  private addField(text: string, slot: number, field: number): void {
-    let count = 0;
-    for (const token of bm25Tokens(text, this.parameters.fold)) {
-      this.postings.add(token, slot, field, 1);
-      count++;
-    }
-    this.lengths[slot * FIELDS + field]! += count;
-    this.totals[field]! += count;
-  }
-
-  unindex(slot: number): void {
-    for (let f = 0; f < FIELDS; f++) this.totals[f]! -= this.lengths[slot * FIELDS + f]!;
+  remove(unit: number): void {
+    for (let f = 0; f < FIELDS; f++) this.totals[f]! -= this.lengths[unit * FIELDS + f]!;
+    this.postings.remove(unit);
     this.live -= 1;
-    this.coefFresh = false;
+    this.fresh = false;
   }
 
-  remap(remap: Int32Array, live: number): void {
-    const { lengths } = this;
-    for (let slot = 0; slot < remap.length; slot++) {
-      const to = remap[slot] as number;
-      if (to < 0 || to === slot) continue;
-      lengths.copyWithin(to * FIELDS, slot * FIELDS, (slot + 1) * FIELDS);
+  /** Compacts the postings; `entries` maps old entry slots to new ones. Returns the unit remap. */
+  compact(entries: Int32Array): Int32Array {
+    const remap = this.postings.compact();
+    const live = this.postings.slots;
+    const { lengths, owner } = this;
+    for (let unit = 0; unit < remap.length; unit++) {
+      const to = remap[unit] as number;
+      if (to < 0) continue;
+      lengths.copyWithin(to * FIELDS, unit * FIELDS, (unit + 1) * FIELDS);
+      owner[to] = entries[owner[unit]!]!;
     }
     this.lengths = lengths.slice(0, live * FIELDS);
-    this.coefFresh = false;
+    this.owner = owner.slice(0, live);
+    this.fresh = false;
+    return remap;
   }
 
-  /** w_f / norm(e, f) for every slot, from the exact totals (integers) and the live count. */
-  private refreshCoef(): void {
-    const slots = this.postings.slots;
+  /** w_f / norm(u, f) for every unit, from the exact totals and the live count. */
+  private refresh(): void {
+    const units = this.postings.slots;
     const { lengths, totals, live, parameters } = this;
-    this.coef = grown(this.coef, slots * FIELDS);
+    this.coef = grown(this.coef, units * FIELDS);
     const coef = this.coef;
     for (let f = 0; f < FIELDS; f++) {
       const average = live === 0 ? 0 : (totals[f] as number) / live;
       const b = parameters.b[f] as number;
       const weight = parameters.weights[f] as number;
-      for (let e = 0; e < slots; e++) {
-        const length = lengths[e * FIELDS + f] as number;
-        coef[e * FIELDS + f] = length === 0 ? 0 : weight / (1 - b + (b * length) / average);
+      for (let u = 0; u < units; u++) {
+        const length = lengths[u * FIELDS + f] as number;
+        coef[u * FIELDS + f] = length === 0 ? 0 : weight / (1 - b + (b * length) / average);
       }
     }
-    this.coefFresh = true;
+    this.fresh = true;
   }
 
-  /** Scores the query into `score`; returns how many slots it touched (listed in `touched`). */
-  scoreQuery(query: string): number {
-    const slots = this.postings.slots;
-    if (!this.coefFresh) this.refreshCoef();
-    if (this.tf.length < slots) {
-      this.tf = grown(this.tf, slots);
-      this.score = grown(this.score, slots);
-      this.listed = grown(this.listed, slots);
-      this.touched = grown(this.touched, slots);
+  /** Scores the units for the query tokens into `score`; returns how many it touched. */
+  scoreTokens(tokens: readonly string[]): number {
+    const units = this.postings.slots;
+    if (!this.fresh) this.refresh();
+    if (this.tf.length < units) {
+      this.tf = grown(this.tf, units);
+      this.score = grown(this.score, units);
+      this.listed = grown(this.listed, units);
+      this.touched = grown(this.touched, units);
     }
-    const { parameters: { k1, prefix: discount, fold }, postings, coef, live: size, tf, score, listed, touched } = this;
+    this.postings.prepare();
+    const { parameters: { k1, prefix: discount }, postings, coef, live: size, tf, score, listed, touched } = this;
     const { baseTerms, baseStart, baseEntry, baseData, deltaSorted, deltaSortedTerms, deltaHead, deltaEntry, deltaNext, deltaData, alive } = postings;
     let touchedCount = 0;
-    for (const token of new Set(bm25Tokens(query, fold))) {
+    for (const token of tokens) {
       let count = 0;
       const range = postings.range(token, token.length >= 3, this.range);
-      // An entry sits in one segment, so its terms are visited in dictionary order either way:
-      // its sum is the same, bit for bit, as in a fresh build.
+      // A unit sits in one segment, so its terms are visited in dictionary order either way: its
+      // sum is the same, bit for bit, as in a fresh build.
       for (let term = range.baseFrom; term < range.baseTo; term++) {
         const factor = baseTerms[term] === token ? 1 : discount;
         for (let p = baseStart[term]!, last = baseStart[term + 1]!; p < last; p++) {
-          const e = baseEntry[p]!;
-          if (alive[e] === 0) continue;
-          const c = p * FIELDS, k = e * FIELDS;
+          const u = baseEntry[p]!;
+          if (alive[u] === 0) continue;
+          const c = p * FIELDS, k = u * FIELDS;
           const add = factor * (baseData[c]! * coef[k]! + baseData[c + 1]! * coef[k + 1]! + baseData[c + 2]! * coef[k + 2]! + baseData[c + 3]! * coef[k + 3]!);
           if (add === 0) continue;
-          if (tf[e] === 0) listed[count++] = e;
-          tf[e]! += add;
+          if (tf[u] === 0) listed[count++] = u;
+          tf[u]! += add;
         }
       }
       for (let d = range.deltaFrom; d < range.deltaTo; d++) {
         const factor = deltaSortedTerms[d] === token ? 1 : discount;
         for (let p = deltaHead[deltaSorted[d]!]!; p !== -1; p = deltaNext[p]!) {
-          const e = deltaEntry[p]!;
-          if (alive[e] === 0) continue;
-          const c = p * FIELDS, k = e * FIELDS;
+          const u = deltaEntry[p]!;
+          if (alive[u] === 0) continue;
+          const c = p * FIELDS, k = u * FIELDS;
           const add = factor * (deltaData[c]! * coef[k]! + deltaData[c + 1]! * coef[k + 1]! + deltaData[c + 2]! * coef[k + 2]! + deltaData[c + 3]! * coef[k + 3]!);
           if (add === 0) continue;
-          if (tf[e] === 0) listed[count++] = e;
-          tf[e]! += add;
+          if (tf[u] === 0) listed[count++] = u;
+          tf[u]! += add;
         }
       }
       const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
       for (let i = 0; i < count; i++) {
-        const e = listed[i]!;
-        const t = tf[e]!;
-        if (score[e] === 0) touched[touchedCount++] = e;
-        score[e]! += (idf * t) / (k1 + t);
-        tf[e] = 0;
+        const u = listed[i]!;
+        const t = tf[u]!;
+        if (score[u] === 0) touched[touchedCount++] = u;
+        score[u]! += (idf * t) / (k1 + t);
+        tf[u] = 0;
       }
     }
     return touchedCount;
   }
+}
+
+/**
+ * The BM25F side of an index: three views kept in step with the entries. The whole and lead
+ * views open one unit per entry, in the same order as the entry slots (so unit = entry slot);
+ * an entry's passages are consecutive units of the passage view. Which views a search reads,
+ * and with what weight, follows the fresh build exactly: a view whose units would all equal the
+ * whole entries (no text longer than L, or W) is folded into the whole view's weight.
+ */
+class Bm25Core implements RankingCore {
+  readonly whole: View;
+  readonly lead: View;
+  readonly passages: View;
+  /** The postings the collection compacts by: the whole view's. */
+  readonly postings: SegmentedPostings;
+  /** Per entry slot: its first passage unit and how many. */
+  private firstPassage: Int32Array = new Int32Array(0);
+  private passageCount: Int32Array = new Int32Array(0);
+  private textLength: Int32Array = new Int32Array(0);
+  /** Live entries whose text is longer than L, and than W. */
+  private overLead = 0;
+  private overPassage = 0;
+  private total: Float64Array = new Float64Array(0);
+  private best: Float64Array = new Float64Array(0);
+  touched: Int32Array = new Int32Array(0);
+
+  constructor(readonly parameters: Bm25Parameters) {
+    this.whole = new View(parameters);
+    this.lead = new View(parameters);
+    this.passages = new View(parameters);
+    this.postings = this.whole.postings;
+  }
+
+  /** Opens the entry's units in the lead and passage views; the collection opened its whole slot. */
+  index(entry: RankedEntry, slot: number): void {
+    const { parameters } = this;
+    const id = bm25Tokens(entry.id, parameters);
+    const title = bm25Tokens(entry.title, parameters);
+    const keywords = (entry.keywords ?? []).flatMap((keyword) => bm25Tokens(keyword, parameters));
+    const text = bm25Tokens(entry.text ?? "", parameters);
+    // The collection opened `slot` in the whole view's postings: fill it in place of `add`.
+    this.fillWhole([id, title, keywords, text], slot);
+    this.lead.add([id, title, keywords, text.slice(0, parameters.lead)], slot);
+    const starts = passageStarts(text.length, parameters.passage);
+    this.firstPassage = grown(this.firstPassage, slot + 1);
+    this.passageCount = grown(this.passageCount, slot + 1);
+    this.textLength = grown(this.textLength, slot + 1);
+    this.firstPassage[slot] = this.passages.postings.slots;
+    this.passageCount[slot] = starts.length;
+    this.textLength[slot] = text.length;
+    for (const from of starts) this.passages.add([id, title, keywords, text.slice(from, from + parameters.passage)], slot);
+    if (text.length > parameters.lead) this.overLead += 1;
+    if (text.length > parameters.passage) this.overPassage += 1;
+  }
+
+  private fillWhole(fields: readonly (readonly string[])[], slot: number): void {
+    const view = this.whole;
+    view.lengths = grown(view.lengths, (slot + 1) * FIELDS);
+    view.owner = grown(view.owner, slot + 1);
+    view.owner[slot] = slot;
+    fields.forEach((tokens, f) => {
+      for (const token of tokens) view.postings.add(token, slot, f, 1);
+      view.lengths[slot * FIELDS + f] = tokens.length;
+      view.totals[f]! += tokens.length;
+    });
+    view.live += 1;
+    view.fresh = false;
+  }
+
+  /** Removes the entry's units from the lead and passage views, and its whole-view statistics. */
+  unindex(slot: number): void {
+    const { whole } = this;
+    for (let f = 0; f < FIELDS; f++) whole.totals[f]! -= whole.lengths[slot * FIELDS + f]!;
+    whole.live -= 1;
+    whole.fresh = false;
+    this.lead.remove(slot);
+    const first = this.firstPassage[slot]!;
+    for (let u = first; u < first + this.passageCount[slot]!; u++) this.passages.remove(u);
+    if (this.textLength[slot]! > this.parameters.lead) this.overLead -= 1;
+    if (this.textLength[slot]! > this.parameters.passage) this.overPassage -= 1;
+  }
+
+  remap(remap: Int32Array, live: number): void {
+    const { whole } = this;
+    for (let slot = 0; slot < remap.length; slot++) {
+      const to = remap[slot] as number;
+      if (to < 0 || to === slot) continue;
+      whole.lengths.copyWithin(to * FIELDS, slot * FIELDS, (slot + 1) * FIELDS);
+    }
+    whole.lengths = whole.lengths.slice(0, live * FIELDS);
+    whole.owner = Int32Array.from({ length: live }, (_, e) => e);
+    whole.fresh = false;
+    this.lead.compact(remap);
+    const units = this.passages.compact(remap);
+    for (let slot = 0; slot < remap.length; slot++) {
+      const to = remap[slot] as number;
+      if (to < 0) continue;
+      this.firstPassage[to] = units[this.firstPassage[slot]!]!;
+      this.passageCount[to] = this.passageCount[slot]!;
+      this.textLength[to] = this.textLength[slot]!;
+    }
+  }
+
+  /** Sums the views into `total`, as the fresh build does; returns how many entries scored. */
+  scoreAll(query: string): number {
+    const { parameters } = this;
+    const { leadWeight, passageWeight } = parameters;
+    const slots = this.postings.slots;
+    if (this.total.length < slots) {
+      this.total = grown(this.total, slots);
+      this.best = grown(this.best, slots);
+      this.touched = grown(this.touched, slots);
+    }
+    const { total, best, touched } = this;
+    const tokens = [...new Set(bm25Tokens(query, parameters))];
+    const views: [View, number][] = [[this.whole, 1]];
+    if (leadWeight > 0) {
+      if (this.overLead === 0) views[0]![1] += leadWeight;
+      else views.push([this.lead, leadWeight]);
+    }
+    if (passageWeight > 0) {
+      if (this.overPassage === 0) views[0]![1] += passageWeight;
+      else views.push([this.passages, passageWeight]);
+    }
+    let count = 0;
+    for (const [view, weight] of views) {
+      const scored = view.scoreTokens(tokens);
+      for (let i = 0; i < scored; i++) {
+        const u = view.touched[i]!;
+        const e = view.owner[u]!;
+        if (total[e] === 0 && best[e] === 0) touched[count++] = e;
+        if (view !== this.passages) total[e]! += weight * view.score[u]!;
+        else if (view.score[u]! > best[e]!) best[e] = view.score[u]!;
+        view.score[u] = 0;
+      }
+    }
+    for (let i = 0; i < count; i++) {
+      const e = touched[i]!;
+      total[e]! += passageWeight * best[e]!;
+      best[e] = 0;
+    }
+    return count;
+  }
 
   search(query: string, limit: number, order: Float64Array): number[] {
-    const count = this.scoreQuery(query);
-    const top = selectTop(this.score, order, this.touched, count, limit);
-    for (let i = 0; i < count; i++) this.score[this.touched[i]!] = 0;
+    const count = this.scoreAll(query);
+    const top = selectTop(this.total, order, this.touched, count, limit);
+    for (let i = 0; i < count; i++) this.total[this.touched[i]!] = 0;
     return top;
+  }
+
+  /** Every live entry's score, by slot, for tests. */
+  scores(query: string, size: number): Float64Array {
+    const count = this.scoreAll(query);
+    const copy = new Float64Array(size);
+    copy.set(this.total.subarray(0, Math.min(size, this.total.length)));
+    for (let i = 0; i < count; i++) this.total[this.touched[i]!] = 0;
+    return copy;
   }
 }
 
@@ -257,7 +455,11 @@ export function createBm25Core(parameters: Bm25Parameters = BM25_DEFAULTS): Rank
 }
 
 /**
- * Builds the BM25F ranking of `entries`. Throws `McpSearchError` as `createIndex` does.
+ * Builds the BM25F ranking of `entries`. Throws `McpSearchError` as `createIndex` does. Three
+ * views, each its own BM25F collection with its own statistics: the whole entries; their leads
+ * (the same fields, the text cut to its first L tokens); their passages (the same id, title and
+ * keywords, the text cut into windows of W tokens overlapping by half). When no text is longer
+ * than L (or W), a view would equal the whole one, and the whole one's scores are reused.
  *
  * @example
  * const ranking = createBm25Ranking([{ id: "a", title: "Zip files", url: "https://x.org/a" }]);
@@ -276,10 +478,15 @@ export function createBm25Ranking(entries: readonly RankedEntry[], parameters: B
       const size = collection.size;
       if (size === 0) return new Float64Array(0);
       core.postings.prepare();
-      const count = core.scoreQuery(query);
-      const copy = core.score.slice(0, size);
-      for (let i = 0; i < count; i++) core.score[core.touched[i]!] = 0;
-      return copy;
+      return core.scores(query, size);
     },
   };
+}
+
+/** Where each passage of a text of `length` tokens starts: at 0, then every max(1, ⌊W/2⌋) tokens while the previous window ends before the text does. */
+export function passageStarts(length: number, size: number): number[] {
+  const step = Math.max(1, Math.floor(size / 2));
+  const starts = [0];
+  for (let from = step; from + size - step < length; from += step) starts.push(from);
+  return starts;
 }

@@ -9,6 +9,7 @@ import {
   Collector,
   elementsOf,
   lineFinder,
+  oversize,
   parseXml,
   readLink,
   recoverElements,
@@ -18,7 +19,7 @@ import {
 } from "./catalogue-xml.js";
 import type { CatalogueEntry, CatalogueOptions, CatalogueResult, SitemapResult } from "./catalogue-types.js";
 import { loadPeer } from "./peers.js";
-import { pageKey } from "../ranking/page.js";
+import { pageKey, withoutWww } from "../ranking/page.js";
 
 export type {
   CatalogueEntry,
@@ -46,7 +47,7 @@ export function titleFromUrl(url: string): string {
   }
   const segments = parsed.pathname.split("/").filter((s) => s !== "");
   const last = segments[segments.length - 1];
-  if (last === undefined) return parsed.hostname.replace(/^www\./, "");
+  if (last === undefined) return withoutWww(parsed.hostname);
   let slug = last;
   try {
     slug = decodeURIComponent(last);
@@ -59,7 +60,7 @@ export function titleFromUrl(url: string): string {
     .replace(/(?<!\d)[-_+]+|[-_+]+(?!\d)/g, " ") // "gamma-flip" spaced, "2026-08-24" kept
     .replace(/\s+/g, " ")
     .trim();
-  if (words === "") return parsed.hostname.replace(/^www\./, "");
+  if (words === "") return withoutWww(parsed.hostname);
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -96,6 +97,11 @@ function headingText(raw: string): string {
 export function parseLlmsTxt(text: string, options: CatalogueOptions = {}): CatalogueResult {
   const s = settings(options, "parseLlmsTxt");
   const out = new Collector(s);
+  const bytes = oversize(text, s.maxBytes);
+  if (bytes !== undefined) {
+    out.problem(1, "too-large", s.texts.tooLarge(bytes, s.maxBytes));
+    return { entries: [], problems: out.sortedProblems() };
+  }
   const sections: string[] = [];
   let fenced = false;
   const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
@@ -159,6 +165,11 @@ const LASTMOD = /^\d{4}(?:-\d{2}(?:-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:
 export function parseSitemap(text: string, options: CatalogueOptions = {}): SitemapResult {
   const s = settings(options, "parseSitemap");
   const out = new Collector(s);
+  const bytes = oversize(text, s.maxBytes);
+  if (bytes !== undefined) {
+    out.problem(1, "too-large", s.texts.tooLarge(bytes, s.maxBytes));
+    return { entries: [], problems: out.sortedProblems(), sitemaps: [] };
+  }
   const xml = text.replace(/^\uFEFF/, "");
   const lineAt = lineFinder(xml);
   const verdict = loadPeer("fast-xml-parser").XMLValidator.validate(xml);

@@ -3,14 +3,24 @@
  * becomes one clear sentence; nothing here touches the disk or the network.
  */
 import { parseArgs } from "node:util";
-import type { ContractLocale, IndexRanking } from "@sbissoli/mcp-search";
+import { LOCALES, type ContractLocale, type IndexRanking } from "@sbissoli/mcp-search";
+
+/** The defaults of `serve`, written once: the parser applies them and the help text shows them. */
+export const SERVE_DEFAULTS = {
+  locale: "pt-BR",
+  limit: 10,
+  maxChars: 20_000,
+  snippetChars: 240,
+  maxFileBytes: 1024 * 1024,
+  ranking: "bm25",
+} as const satisfies { locale: ContractLocale; ranking: IndexRanking; [name: string]: unknown };
 
 /**
  * Everything `mcp-search serve` needs, with defaults applied.
  *
  * @example
  * const options: ServeArguments = { folder: "./docs", locale: "pt-BR", limit: 10, maxChars: 20000,
- *   snippetChars: 240, maxFileBytes: 1048576, allowedHosts: [], ranking: "bm25" };
+ *   snippetChars: 240, maxFileBytes: 1048576, allowedHosts: [], allowedOrigins: [], ranking: "bm25" };
  */
 export interface ServeArguments {
   readonly folder: string;
@@ -32,6 +42,13 @@ export interface ServeArguments {
   readonly vocabulary?: string | undefined;
   /** Public host names accepted in the `Host` header, e.g. a tunnel's. @default [] */
   readonly allowedHosts: readonly string[];
+  /** Origins accepted in the `Origin` header besides the loopback and allowed hosts'. @default [] */
+  readonly allowedOrigins: readonly string[];
+  /**
+   * The bearer token every HTTP request must carry; the bin also reads it from `MCP_SEARCH_TOKEN`,
+   * which keeps it out of `ps`. @default undefined (no authentication)
+   */
+  readonly token?: string | undefined;
   /** How search ranks documents: BM25F for prose, or the library's rule. @default "bm25" */
   readonly ranking: IndexRanking;
   /** A folder for the index snapshot, for a warm start. @default undefined (no snapshot) */
@@ -64,6 +81,8 @@ const OPTIONS = {
   "max-file-bytes": { type: "string" },
   vocabulary: { type: "string" },
   "allowed-host": { type: "string", multiple: true },
+  "allowed-origin": { type: "string", multiple: true },
+  token: { type: "string" },
   ranking: { type: "string" },
   cache: { type: "string" },
 } as const;
@@ -109,6 +128,27 @@ function parseBaseUrl(value: string | undefined): string | undefined {
   return url.href; // openFolder ends it with one "/": the one place that normalises the base URL
 }
 
+function parseOrigin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--allowed-origin must be an origin such as https://app.example.com (got ${JSON.stringify(value)}).`);
+  }
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.origin === "null") {
+    throw new UsageError(`--allowed-origin must be an http or https origin (got ${JSON.stringify(value)}).`);
+  }
+  return url.origin;
+}
+
+function parseToken(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[\x21-\x7e]{16,}$/.test(value)) {
+    throw new UsageError("--token must be at least 16 printable ASCII characters with no spaces.");
+  }
+  return value;
+}
+
 /**
  * Parses the arguments after `node mcp-search`. Never throws: misuse is `{ command: "error" }`
  * with one sentence.
@@ -131,9 +171,11 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     const [folder, ...extra] = rest;
     if (folder === undefined) throw new UsageError("serve needs a folder: mcp-search serve <dir>.");
     if (extra.length > 0) throw new UsageError(`serve takes one folder (got also ${JSON.stringify(extra[0])}).`);
-    const locale = values.locale ?? "pt-BR";
-    if (locale !== "pt-BR" && locale !== "en") throw new UsageError(`--locale must be pt-BR or en (got ${JSON.stringify(locale)}).`);
-    const ranking = values.ranking ?? "bm25";
+    const locale = values.locale ?? SERVE_DEFAULTS.locale;
+    if (!(LOCALES as readonly string[]).includes(locale)) {
+      throw new UsageError(`--locale must be ${LOCALES.join(", ")} (got ${JSON.stringify(locale)}).`);
+    }
+    const ranking = values.ranking ?? SERVE_DEFAULTS.ranking;
     if (ranking !== "bm25" && ranking !== "rule") throw new UsageError(`--ranking must be bm25 or rule (got ${JSON.stringify(ranking)}).`);
     return {
       command: "serve",
@@ -141,13 +183,15 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         folder,
         http: values.http === undefined ? undefined : parseListen(values.http),
         baseUrl: parseBaseUrl(values["base-url"]),
-        locale,
-        limit: positiveInteger("limit", values.limit, 10),
-        maxChars: positiveInteger("max-chars", values["max-chars"], 20_000, 200),
-        snippetChars: positiveInteger("snippet-chars", values["snippet-chars"], 240, 40),
-        maxFileBytes: positiveInteger("max-file-bytes", values["max-file-bytes"], 1024 * 1024),
+        locale: locale as ContractLocale,
+        limit: positiveInteger("limit", values.limit, SERVE_DEFAULTS.limit),
+        maxChars: positiveInteger("max-chars", values["max-chars"], SERVE_DEFAULTS.maxChars, 200),
+        snippetChars: positiveInteger("snippet-chars", values["snippet-chars"], SERVE_DEFAULTS.snippetChars, 40),
+        maxFileBytes: positiveInteger("max-file-bytes", values["max-file-bytes"], SERVE_DEFAULTS.maxFileBytes),
         vocabulary: values.vocabulary,
         allowedHosts: values["allowed-host"] ?? [],
+        allowedOrigins: (values["allowed-origin"] ?? []).map(parseOrigin),
+        token: parseToken(values.token),
         ranking,
         cache: values.cache,
       },
@@ -170,15 +214,22 @@ Options of serve:
   --http [host:]port     serve Streamable HTTP at http://host:port/mcp instead of stdio;
                          host defaults to 127.0.0.1 (a non-loopback host must be written out)
   --allowed-host NAME    also accept this Host header over HTTP (a tunnel or proxy's public
-                         name); repeatable. Loopback names are always accepted
+                         name); repeatable. Loopback names and the bound address are always
+                         accepted. Behind such a name, the Origins of ChatGPT and Claude's
+                         connectors (https://chatgpt.com, https://claude.ai, https://claude.com)
+                         are accepted too
+  --allowed-origin URL   also accept this Origin header over HTTP; repeatable
+  --token TOKEN          every HTTP request must send "Authorization: Bearer TOKEN" (16+
+                         characters); prefer the MCP_SEARCH_TOKEN environment variable, which
+                         stays out of ps
   --base-url URL         a document's url is URL + its path (default: its file:// URI);
                          citations in ChatGPT need a public URL
-  --locale pt-BR|en      language of titles, schema descriptions and messages (default pt-BR)
-  --limit N              most results per search (default 10)
-  --snippet-chars N      longest snippet per result (default 240)
+  --locale ${LOCALES.join("|").padEnd(13)} language of titles, schema descriptions and messages (default ${SERVE_DEFAULTS.locale})
+  --limit N              most results per search (default ${SERVE_DEFAULTS.limit})
+  --snippet-chars N      longest snippet per result (default ${SERVE_DEFAULTS.snippetChars})
   --max-chars N          most characters of text per fetch; longer documents come in pages
-                         addressed as doc:path#2, doc:path#3… (default 20000)
-  --max-file-bytes N     larger files are skipped (default 1048576)
+                         addressed as doc:path#2, doc:path#3… (default ${SERVE_DEFAULTS.maxChars})
+  --max-file-bytes N     larger files are skipped (default ${SERVE_DEFAULTS.maxFileBytes})
   --ranking bm25|rule    bm25 (default): BM25F with term frequency and length normalisation,
                          for prose; rule: the library's rule, for catalogues of short titles
   --cache DIR            keep a snapshot of the index in DIR: a restart reads again only the

@@ -5,15 +5,17 @@
  * modification time or size changed and drop the deleted ones, each change touching only that
  * file's entry in the index (`add`, `replace`, `remove`). Without a working watch, every refresh
  * does that check. Texts are not kept: a snippet or a fetch reads the file again
- * ({@link Folder.load}). Every read goes through the one containment check, {@link resolveInside}.
+ * ({@link Folder.load}). Every read goes through the one containment check, {@link readInside},
+ * which checks and reads on one file descriptor. A path that cannot be listed or stat'ed is
+ * skipped and logged, never fatal; a refresh that fails is retried by the next call.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from "node:fs";
+import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createIndex, tokenize, type IndexEntry, type IndexRanking, type SearchIndex, type Vocabulary } from "@sbissoli/mcp-search";
 import { decodeUtf8, extractDocument, SUPPORTED_EXTENSIONS } from "./documents.js";
-import { documentId, resolveInside } from "./paths.js";
+import { documentId, readInside, type InsideRead, relativeMessage, resolveInside } from "./paths.js";
 import { openSnapshotCache } from "./snapshot.js";
 import { createTreeWatch, settleEvents, type TreeWatchOptions } from "./watch.js";
 
@@ -152,11 +154,25 @@ export interface Folder {
   close(): void;
 }
 
-/** What was known of a file at the last refresh; `document` is absent when it was skipped. */
+/**
+ * What was known of a file at the last refresh; `document` is absent when it was skipped.
+ * `changed` is the status-change time (ctime): a `chmod` that makes a file readable moves it, not
+ * the modification time. `retry` marks a file that changed while it was read: the next refresh
+ * reads it again whatever its times.
+ */
 interface Known {
   readonly modified: number;
+  readonly changed: number;
   readonly size: number;
   readonly document?: FolderDocument;
+  readonly retry?: boolean;
+}
+
+/** The times and size a refresh compares. */
+interface FileStat {
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly size: number;
 }
 
 /** A file read for the index: what is known of it, and the entry to index when it is a document. */
@@ -217,45 +233,46 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   const cache = options.cache === undefined ? undefined : openSnapshotCache(options.cache, root, { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "" }, log);
   const loaded = new Map<string, LoadedDocument>();
   let saveTimer: NodeJS.Timeout | undefined;
+  /** How many known files changed while they were read, and are read again by the next refresh. */
+  let retrying = 0;
 
   const urlOf = (relative: string) =>
     baseUrl === undefined ? pathToFileURL(join(root, relative)).href : baseUrl + relative.split("/").map(encodeURIComponent).join("/");
 
-  /** The file's bytes and decoded text, through the containment check; `undefined` when unreadable. */
-  async function readSource(relative: string): Promise<{ source: string; modified: number; size: number } | string> {
-    const real = await resolveInside(root, relative);
-    if (real === null) return "it resolves outside the folder";
-    const read = readCapped(real, maxFileBytes);
-    if (read === undefined) return "not readable as UTF-8 text";
+  /** The file's decoded text, read through the containment check on one descriptor, or why not. */
+  function readSource(relative: string): { source: string; modified: number; size: number } | { why: string; retry: boolean } {
+    const read = readInside(root, relative, maxFileBytes);
+    if (!read.ok) return { why: `${SKIP_REASONS[read.why]}${read.code === undefined ? "" : ` (${read.code})`}`, retry: read.why === "changed" };
     const source = decodeUtf8(read.bytes);
-    if (source === undefined) return "not readable as UTF-8 text";
+    if (source === undefined) return { why: "not readable as UTF-8 text", retry: false };
     return { source, modified: read.modified, size: read.size };
   }
 
-  async function readOne(file: Listed, modified: number, size: number): Promise<Read> {
+  function readOne(file: Listed, info: FileStat): Read {
+    const { mtimeMs: modified, ctimeMs: changed, size } = info;
     if (size > maxFileBytes) {
       log(`skipped ${file.relative}: ${size} bytes is over the ${maxFileBytes}-byte cap`);
-      return { known: { modified, size } };
+      return { known: { modified, changed, size } };
     }
     const stored = cache?.lookup(file.relative, size, modified);
     if (stored !== undefined) {
       const document: FolderDocument = { id: documentId(file.relative), relative: file.relative, title: stored.title, url: urlOf(file.relative), format: stored.format, bytes: size, modified };
-      return { known: { modified, size, document }, entry: { id: document.id, title: stored.title, url: document.url, keywords: stored.keywords, text: stored.text } };
+      return { known: { modified, changed, size, document }, entry: { id: document.id, title: stored.title, url: document.url, keywords: stored.keywords, text: stored.text } };
     }
-    const read = await readSource(file.relative);
-    if (typeof read === "string") {
-      log(`skipped ${file.relative}: ${read}`);
-      return { known: { modified, size } };
+    const read = readSource(file.relative);
+    if ("why" in read) {
+      log(`skipped ${file.relative}: ${read.why}`);
+      return { known: { modified, changed, size, retry: read.retry } };
     }
     // Relative links of an HTML page resolve against its public URL, only under --base-url.
     const { title, text, format } = extractDocument(file.relative, read.source, baseUrl === undefined ? {} : { url: urlOf(file.relative) });
     const id = documentId(file.relative);
-    const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), format, bytes: size, modified };
+    const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), format, bytes: read.size, modified: read.modified };
     const keywords = options.vocabulary.askedWordsFor(`${title}\n${text}`);
     // BM25 counts repeats, so it indexes the whole text; the rule only needs each token once.
     const indexed = ranking === "bm25" ? text : searchableText(text);
-    cache?.record(file.relative, { size, modified, title, format, keywords, text: indexed });
-    return { known: { modified, size, document }, entry: { id, title, url: document.url, keywords, text: indexed }, read: true };
+    cache?.record(file.relative, { size: read.size, modified: read.modified, title, format, keywords, text: indexed });
+    return { known: { modified, changed, size, document }, entry: { id, title, url: document.url, keywords, text: indexed }, read: true };
   }
 
   /** Puts what was read of one file in the index: add, replace or remove its document. */
@@ -283,7 +300,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     for (const file of links) {
       const info = await statLink(root, file);
       const before = known.get(file.relative);
-      if (info === null ? before !== undefined : before?.modified !== info.mtimeMs || before.size !== info.size) return true;
+      if (info === null ? before !== undefined : isStale(before, info)) return true;
     }
     return false;
   }
@@ -292,10 +309,18 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     await settleEvents();
     // A link's target may sit in an unwatched folder (hidden, vendor): links are always checked.
     const changes = watch.takeChanges();
-    // A link's target may sit in an unwatched folder (hidden, vendor): a changed link checks all.
-    if (await linksChanged()) return run("all");
-    if (changes !== "all" && changes.size === 0) return snapshot;
-    return run(changes);
+    // A link's target may sit in an unwatched folder (hidden, vendor), and a file that changed
+    // while it was read is read again: either checks the whole tree.
+    const whole = retrying > 0 || (await linksChanged());
+    if (!whole && changes !== "all" && changes.size === 0) return snapshot;
+    try {
+      return await run(whole ? "all" : changes);
+    } catch (error) {
+      // The changes were taken: put the mark back, so the next call walks again instead of
+      // serving a stale snapshot for good; and no absolute path of the server's disk in the message.
+      watch.markDirty();
+      throw new Error(relativeMessage(root, error instanceof Error ? error.message : String(error)));
+    }
   }
 
   /**
@@ -321,21 +346,18 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     }
     let changed = false;
     const seen = new Set<string>();
-    const stale: { file: Listed; modified: number; size: number }[] = [];
+    const stale: { file: Listed; info: FileStat }[] = [];
     for (const [n, file] of listed.entries()) {
-      const info = file.link ? await statLink(root, file) : statFile(root, file);
+      const info = file.link ? await statLink(root, file) : statFile(root, file, log);
       // Let requests in while a large tree is stat'ed: initialize must not wait for it.
       if (n % 500 === 499) await new Promise((resolve) => setImmediate(resolve));
       if (info === null) continue;
       seen.add(file.relative);
-      const before = known.get(file.relative);
-      if (before === undefined || before.modified !== info.mtimeMs || before.size !== info.size) {
-        stale.push({ file, modified: info.mtimeMs, size: info.size });
-      }
+      if (isStale(known.get(file.relative), info)) stale.push({ file, info });
     }
     for (const relative of [...known.keys()]) {
       if (seen.has(relative) || !under(relative)) continue;
-      apply(relative, { known: { modified: 0, size: 0 } });
+      apply(relative, { known: { modified: 0, changed: 0, size: 0 } });
       known.delete(relative);
       cache?.forget(relative);
       changed = true;
@@ -352,18 +374,14 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     }
     for (let from = 0; from < stale.length; from += BATCH) {
       const batch = stale.slice(from, from + BATCH);
-      const reads: Read[] = new Array(batch.length);
-      await mapLimit(batch.map((item, i) => ({ item, i })), 16, async ({ item: { file, modified, size }, i }) => {
-        reads[i] = await readOne(file, modified, size);
-      });
-      batch.forEach(({ file, size }, i) => {
-        const read = reads[i] as Read;
+      for (const { file, info } of batch) {
+        const read = readOne(file, info);
         apply(file.relative, read);
         if (read.read === true) {
-          bytes += size;
+          bytes += info.size;
           fromDisk += 1;
         }
-      });
+      }
       changed = true;
       if (indexing !== undefined) {
         indexing = { done: from + batch.length, total: stale.length, bytes };
@@ -376,6 +394,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       }
     }
     indexing = undefined;
+    retrying = 0;
+    for (const entry of known.values()) if (entry.retry === true) retrying += 1;
     if (!changed) return snapshot;
     log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms (${fromDisk} files read)`);
     // The first indexing saves at once; later edits at most every SAVE_DELAY_MS, since a save
@@ -424,9 +444,9 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     async load(doc) {
       const hit = loaded.get(doc.relative);
       if (hit !== undefined && hit.modified === doc.modified && hit.bytes === doc.bytes) return hit;
-      const read = await readSource(doc.relative);
+      const read = readSource(doc.relative);
       // The same change check as the index: a file whose size or time moved is not this document.
-      if (typeof read === "string" || read.modified !== doc.modified || read.size !== doc.bytes) return undefined;
+      if ("why" in read || read.modified !== doc.modified || read.size !== doc.bytes) return undefined;
       const full: LoadedDocument = { ...doc, text: extractDocument(doc.relative, read.source, baseUrl === undefined ? {} : { url: doc.url }).text };
       loaded.set(doc.relative, full);
       if (loaded.size > LOADED_KEPT) loaded.delete(loaded.keys().next().value as string);
@@ -441,7 +461,11 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       }
     },
   };
-  (folder as { ready: Promise<FolderSnapshot> }).ready = folder.refresh();
+  // Never rejects: a first indexing that fails is logged, and the next call retries it.
+  (folder as { ready: Promise<FolderSnapshot> }).ready = folder.refresh().catch((error: unknown) => {
+    log(`indexing failed: ${error instanceof Error ? error.message : String(error)}; the next call tries again`);
+    return snapshot;
+  });
   return folder;
 }
 
@@ -468,38 +492,6 @@ export function searchableText(text: string): string {
   return tokenize(text).join(" ");
 }
 
-/**
- * The bytes of a regular file of at most `max` bytes, or `undefined`. The read is synchronous on
- * purpose, after the asynchronous containment check: a file is capped, and one blocking read
- * from the page cache is about twice as fast as `readFile`'s four thread-pool round trips (cold
- * index of 10k files: ~0.7 s → ~0.3 s of reading). `O_NONBLOCK` keeps a FIFO swapped in after
- * the stat from blocking the server; the size is checked again on the open file.
- */
-function readCapped(path: string, max: number): { bytes: Buffer; size: number; modified: number } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.size > max) return undefined;
-    const buffer = Buffer.allocUnsafe(info.size);
-    let read = 0;
-    while (read < info.size) {
-      const n = readSync(fd, buffer, read, info.size - read, read);
-      if (n === 0) break; // the file shrank since fstat
-      read += n;
-    }
-    return { bytes: buffer.subarray(0, read), size: info.size, modified: info.mtimeMs };
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** True when a proper ancestor folder of `folder` is in `targets` ("" is every folder's ancestor). */
 function hasAncestorIn(folder: string, targets: ReadonlySet<string>): boolean {
   if (folder === "") return false;
@@ -515,14 +507,39 @@ function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The size and modification time of a plain listed file, or `null` when it vanished. */
-function statFile(root: string, file: Listed): { mtimeMs: number; size: number } | null {
-  const info = lstatSync(join(root, file.relative), { throwIfNoEntry: false });
+/**
+ * The size and times of a plain listed file, or `null` when it vanished or cannot be stat'ed (a
+ * folder without search permission, a path too long, a folder replaced by a file since it was
+ * listed): such a path is logged and skipped, never fatal.
+ */
+function statFile(root: string, file: Listed, log: (line: string) => void): FileStat | null {
+  let info;
+  try {
+    info = lstatSync(join(root, file.relative), { throwIfNoEntry: false });
+  } catch (error) {
+    log(`skipped ${file.relative}: it cannot be stat'ed (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    return null;
+  }
   return info?.isFile() === true ? info : null;
 }
 
+/** True when a listed file must be read (again): new, changed, or marked for a retry. */
+function isStale(before: Known | undefined, info: FileStat): boolean {
+  return before === undefined || before.retry === true || before.modified !== info.mtimeMs || before.changed !== info.ctimeMs || before.size !== info.size;
+}
+
+/** What each refusal of {@link readInside} means, in a log line. */
+const SKIP_REASONS: Readonly<Record<Exclude<InsideRead, { ok: true }>["why"], string>> = {
+  outside: "it resolves outside the folder",
+  missing: "it vanished before it could be read",
+  "not-file": "it is not a regular file",
+  "too-large": "it grew over the size cap",
+  changed: "it changed while it was read (a link swapped in?); it is read again on the next call",
+  unreadable: "it cannot be opened or read",
+};
+
 /** The same for a symbolic link, followed only when it resolves inside the root. */
-async function statLink(root: string, file: Listed): Promise<{ mtimeMs: number; size: number } | null> {
+async function statLink(root: string, file: Listed): Promise<FileStat | null> {
   const real = await resolveInside(root, file.relative);
   if (real === null) return null;
   const info = await stat(real).catch(() => null);
@@ -545,31 +562,20 @@ function walk(root: string, log: (line: string) => void, visit: (folder: string)
     let entries: Dirent[];
     try {
       entries = readdirSync(join(root, folder), { withFileTypes: true });
-    } catch {
-      log(`skipped folder ${folder || "."}: it cannot be read`);
+    } catch (error) {
+      log(`skipped folder ${folder || "."}: it cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
       continue;
     }
     for (const entry of entries) {
       const relative = folder === "" ? entry.name : `${folder}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!entry.name.startsWith(".") && !VENDOR_FOLDERS.has(entry.name)) pending.push(relative);
+      } else if (entry.name.startsWith(".")) {
+        continue; // hidden files are skipped like hidden folders
       } else if ((entry.isFile() || entry.isSymbolicLink()) && SUPPORTED_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
         found.push({ relative, link: entry.isSymbolicLink() });
       }
     }
   }
   return found;
-}
-
-/** Runs `task` over `items` with at most `limit` in flight. */
-async function mapLimit<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await task(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -11,7 +11,7 @@ import { watch as watchFs, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 
 /** Codes that mean "this folder is gone or closed to us", not "watching does not work here". */
-const FOLDER_GONE = new Set(["ENOENT", "ENOTDIR", "EACCES", "EPERM"]);
+const FOLDER_GONE = new Set(["ENOENT", "ENOTDIR", "EACCES", "EPERM", "ENAMETOOLONG", "ELOOP"]);
 
 /**
  * The change watch of one root.
@@ -36,6 +36,8 @@ export interface TreeWatch {
    * from (empty when nothing happened).
    */
   takeChanges(): "all" | ReadonlySet<string>;
+  /** Sets the mark again: a refresh that took it failed, so the next call must walk. */
+  markDirty(): void;
   /** Closes every watch. Idempotent. */
   close(): void;
 }
@@ -146,6 +148,10 @@ export function createTreeWatch(root: string, options: TreeWatchOptions = {}): T
       dirty = all = false;
       folders = new Set();
       return whole ? "all" : changed;
+    },
+    markDirty() {
+      // A failed refresh checks the whole tree next time.
+      dirty = all = true;
     },
     close() {
       active = false;
