@@ -5,13 +5,17 @@ import { setMinCompaction } from "../../src/ranking/postings.js";
 
 const WORDS = ["soja", "milho", "sojas", "producao", "produz", "agricola", "files", "file", "zip", "zipped", "de", "the", "Açúcar", "acucar"];
 const phrase = (max: number) => fc.array(fc.constantFrom(...WORDS), { maxLength: max }).map((words) => words.join(" "));
+const longPhrase = (min: number, max: number) =>
+  fc.array(fc.constantFrom(...WORDS), { minLength: min, maxLength: max }).map((words) => words.join(" "));
 const ID_POOL = ["a", "b", "c", "d", "e", "f", "g", "h", "sidra:1", "soja"];
 const entry = fc.record({
   id: fc.constantFrom(...ID_POOL),
   title: phrase(4),
   url: fc.constantFrom("https://example.org/a", "https://example.org/b"),
   keywords: fc.option(fc.array(phrase(2), { maxLength: 2 }), { nil: undefined }),
-  text: fc.option(phrase(12), { nil: undefined }),
+  // Long texts too: past BM25's lead (30 tokens) and passage (100 tokens), so updates switch its
+  // lead and passage views on and off.
+  text: fc.option(fc.oneof(phrase(12), longPhrase(25, 40), longPhrase(120, 160)), { nil: undefined }),
 }).map(({ keywords, text, ...rest }): IndexEntry => ({ ...rest, ...(keywords && { keywords }), ...(text !== undefined && { text }) }));
 
 type Step =
