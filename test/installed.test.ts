@@ -110,6 +110,29 @@ async function node(cwd: string, args: string[], env: Record<string, string> = {
  * and the files in `require.cache`, where the `require`s of a `createRequire` land.
  */
 async function packagesLoadedByImport(cwd: string, specifier: string): Promise<string[]> {
+  const log = await writeRecordHooks(cwd);
+  const script = [
+    `await import(${JSON.stringify(specifier)});`,
+    'const { createRequire } = await import("node:module");',
+    'console.log(JSON.stringify(Object.keys(createRequire(process.cwd() + "/").cache)));',
+  ].join("\n");
+  const required = JSON.parse(await node(cwd, ["--import", "./record.mjs", "--input-type=module", "-e", script], { RECORD_LOG: log })) as string[];
+  const imported = await packagesResolved(log);
+  expect(imported).toContain("@sbissoli/mcp-search");
+  return [...new Set([...imported, ...required.map((path) => packageOf(path.split("\\").join("/"))).filter((name) => name !== undefined)])].sort();
+}
+
+/** The packages of every URL the hooks of {@link writeRecordHooks} logged. */
+async function packagesResolved(log: string): Promise<string[]> {
+  const urls = (await readFile(log, "utf8")).split("\n").filter((url) => url.startsWith("file:"));
+  return [...new Set(urls.map((url) => packageOf(fileURLToPath(url).split("\\").join("/"))).filter((name) => name !== undefined))].sort();
+}
+
+/**
+ * Writes record.mjs into `cwd`: with `node --import ./record.mjs`, a loader hook logs every URL
+ * an ESM import resolves to the file named by RECORD_LOG. Returns that file's path, emptied.
+ */
+async function writeRecordHooks(cwd: string): Promise<string> {
   const log = join(cwd, "resolved.log");
   await writeFile(log, "");
   await writeFile(
@@ -129,15 +152,7 @@ async function packagesLoadedByImport(cwd: string, specifier: string): Promise<s
     join(cwd, "record.mjs"),
     'import { register } from "node:module";\nregister("./record-hooks.mjs", import.meta.url, { data: { log: process.env.RECORD_LOG } });\n',
   );
-  const script = [
-    `await import(${JSON.stringify(specifier)});`,
-    'const { createRequire } = await import("node:module");',
-    'console.log(JSON.stringify(Object.keys(createRequire(process.cwd() + "/").cache)));',
-  ].join("\n");
-  const required = JSON.parse(await node(cwd, ["--import", "./record.mjs", "--input-type=module", "-e", script], { RECORD_LOG: log })) as string[];
-  const imported = (await readFile(log, "utf8")).split("\n").filter((url) => url.startsWith("file:")).map((url) => fileURLToPath(url));
-  expect(imported.some((path) => packageOf(path) === "@sbissoli/mcp-search")).toBe(true);
-  return [...new Set([...imported, ...required].map((path) => packageOf(path.split("\\").join("/"))).filter((name) => name !== undefined))].sort();
+  return log;
 }
 
 /** The packages whose files a CJS `require` of `specifier` loaded, read from `require.cache`. */
@@ -282,8 +297,13 @@ describe("the installed mcp-search bin of @sbissoli/mcp-search-cli", () => {
     }
   });
 
-  it("writes nothing but protocol to stdout, and its logs to stderr", async () => {
-    const child = spawn(bin(), ["serve", docs], { stdio: ["pipe", "pipe", "pipe"] });
+  it("writes nothing but protocol to stdout, and its logs to stderr; over stdio it loads no client and no HTTP adapter", async () => {
+    const log = await writeRecordHooks(project("cli"));
+    const child = spawn(process.execPath, ["--import", "./record.mjs", bin(), "serve", docs], {
+      cwd: project("cli"),
+      env: { ...process.env, RECORD_LOG: log },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -312,5 +332,8 @@ describe("the installed mcp-search bin of @sbissoli/mcp-search-cli", () => {
     expect(replies.map((reply) => reply.id)).toStrictEqual([1, 2, 3]);
     expect(replies[2]?.result?.isError).toBe(true);
     expect(stderr).toContain("mcp-search: indexed 1 documents");
+    const loaded = await packagesResolved(log);
+    expect(loaded).toContain("@modelcontextprotocol/server");
+    expect(loaded.filter((name) => ["@modelcontextprotocol/client", "@modelcontextprotocol/node", "hono", "@hono/node-server"].includes(name))).toStrictEqual([]);
   });
 });

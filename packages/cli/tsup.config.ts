@@ -1,6 +1,6 @@
 import { defineConfig } from "tsup";
 
-// The `mcp-search` bin: one ESM file with a shebang. Every dependency stays external, the library
+// The `mcp-search` bin: ESM with a shebang. Every dependency stays external, the library
 // included: the CLI reaches it through its public entry, "@sbissoli/mcp-search", as any user does.
 export default defineConfig({
   entry: { "mcp-search": "src/main.ts" },
@@ -10,6 +10,7 @@ export default defineConfig({
   sourcemap: true,
   target: "node20",
   platform: "node",
-  splitting: false,
+  // Split: the HTTP adapter and the demo's client are chunks that load only when used.
+  splitting: true,
   banner: { js: "#!/usr/bin/env node" },
 });

@@ -6,9 +6,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { HELP, parseCommandLine, type ServeArguments } from "./args.js";
-import { runDemo } from "./demo.js";
 import { openFolder } from "./folder.js";
-import { serveFolderHttp, serveFolderStdio, type FolderServerOptions } from "./serve.js";
+import { serveFolderStdio, type FolderServerOptions } from "./serve.js";
 import { folderTexts } from "./texts.js";
 import { loadVocabulary } from "./vocabulary-file.js";
 
@@ -49,6 +48,8 @@ async function serve(args: ServeArguments, version: string): Promise<void> {
     return;
   }
   const token = args.token ?? tokenFromEnvironment();
+  // The HTTP adapter (and hono under it) loads only here: serving over stdio never pays for it.
+  const { serveFolderHttp } = await import("./http.js");
   const serving = await serveFolderHttp(
     options,
     { ...args.http, allowedHosts: args.allowedHosts, allowedOrigins: args.allowedOrigins, token },
@@ -90,8 +91,11 @@ async function main(argv: readonly string[]): Promise<number | undefined> {
     case "error":
       process.stderr.write(`mcp-search: ${line.message} Run "mcp-search --help" for usage.\n`);
       return 2;
-    case "demo":
+    case "demo": {
+      // The SDK's client loads only for the demo.
+      const { runDemo } = await import("./demo.js");
       return runDemo(fileURLToPath(import.meta.url));
+    }
     case "serve":
       await serve(line.options, packageVersion());
       return undefined;

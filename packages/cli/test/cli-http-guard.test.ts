@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createVocabulary } from "@sbissoli/mcp-search";
 import { openFolder, type Folder } from "../src/folder.js";
 import { HTTP_LIMITS } from "../src/http-guard.js";
-import { serveFolderHttp, type HttpServing } from "../src/serve.js";
+import { serveFolderHttp, type HttpServing } from "../src/http.js";
 import { call, connectHttp, startBin, type SpawnedServer } from "./_cli-spawn.js";
 
 /**
