@@ -15,6 +15,7 @@ import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createIndex, tokenize, type IndexEntry, type IndexRanking, type SearchIndex, type Vocabulary } from "@sbissoli/mcp-search";
 import { decodeUtf8, extractDocument, SUPPORTED_EXTENSIONS } from "./documents.js";
+import { markdownToText } from "./markdown.js";
 import { documentId, readInside, type InsideRead, relativeMessage, resolveInside } from "./paths.js";
 import { openSnapshotCache } from "./snapshot.js";
 import { createTreeWatch, settleEvents, type TreeWatchOptions } from "./watch.js";
@@ -269,8 +270,11 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     const id = documentId(file.relative);
     const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), format, bytes: read.size, modified: read.modified };
     const keywords = options.vocabulary.askedWordsFor(`${title}\n${text}`);
+    // Markdown and HTML are indexed as plain text: a link's target or a badge's URL is markup, and
+    // its words ("https", "svg") would otherwise count in every page that links.
+    const plain = format === "markdown" || format === "html" ? markdownToText(text) : text;
     // BM25 counts repeats, so it indexes the whole text; the rule only needs each token once.
-    const indexed = ranking === "bm25" ? text : searchableText(text);
+    const indexed = ranking === "bm25" ? plain : searchableText(plain);
     cache?.record(file.relative, { size: read.size, modified: read.modified, title, format, keywords, text: indexed });
     return { known: { modified, changed, size, document }, entry: { id, title, url: document.url, keywords, text: indexed }, read: true };
   }

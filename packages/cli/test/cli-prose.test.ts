@@ -270,6 +270,15 @@ describe("the folder server on prose", () => {
     expect(page?.snippet).not.toMatch(/Keyboard|Previous|Theme|\[|\]\(|<|\||```/);
   });
 
+  it("indexes Markdown and HTML as plain text: a link's or a badge's URL is not a match", async () => {
+    const { search } = await serveFiles({
+      "linker.md": "# Linker\n\nRead [the guide](https://cdn.example.com/kettle/guide.svg) and ![badge](https://img.example.com/kettle.svg).",
+      "kettle.md": "# Kettle\n\nA kettle boils water for tea.",
+    });
+    const found = (await search("kettle")).structuredContent?.["results"] as { id: string }[];
+    expect(found.map(({ id }) => id)).toStrictEqual(["doc:kettle.md"]);
+  });
+
   it("shows JSON and YAML snippets as written: their marks are content", async () => {
     const { search } = await serveFiles({ "data.json": '{"_id": "kettle-1", "tags": ["*hot*"]}', "conf.yaml": "# kettle settings\n- kettle: 93" });
     const snippets = async (query: string) => ((await search(query)).structuredContent?.["snippets"] as { snippet: string }[]).map(({ snippet }) => snippet);
