@@ -149,8 +149,13 @@ export type IndexRanking = "rule" | "bm25";
  */
 export const DEFAULT_LIMIT = 10;
 
-/** Portuguese function words, then the English ones; never tokens. */
-const STOPWORDS: ReadonlySet<string> = new Set(
+/**
+ * The rule's stopwords: the original's fixed list of Portuguese, then English, function words;
+ * never tokens. The same in every locale, so that a score never depends on a locale. Not the
+ * vocabulary's lists (src/locales/), which are per language and only keep words out of a query's
+ * AND.
+ */
+const RANKING_STOPWORDS: ReadonlySet<string> = new Set(
   ("a o as os um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou " +
     "the of in and for by").split(" "),
 );
@@ -173,7 +178,7 @@ export function tokenize(text: string): string[] {
 /** Calls `visit` for every token of `text`, repeats included: the build needs no de-duplication. */
 function forEachToken(text: string, visit: (token: string) => void): void {
   for (const run of normalizeText(text).split(NON_ALPHANUMERIC)) {
-    if (run.length >= 2 && !STOPWORDS.has(run)) visit(run);
+    if (run.length >= 2 && !RANKING_STOPWORDS.has(run)) visit(run);
   }
 }
 
