@@ -42,7 +42,13 @@ export interface FolderTexts {
 
 /** 20000 → "20,000" (en) or "20.000" (pt-BR), whatever the machine's locale. */
 function grouped(n: number, separator: string): string {
-  return String(n).replace(/\B(?=(\d{3})+$)/g, separator);
+  const digits = String(n);
+  let out = "";
+  for (let i = 0; i < digits.length; i++) {
+    if (i > 0 && (digits.length - i) % 3 === 0) out += separator;
+    out += digits[i];
+  }
+  return out;
 }
 
 const PT_BR_REFUSALS: Readonly<Record<RefusedId, string>> = {
