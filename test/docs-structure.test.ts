@@ -1,219 +1,174 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { loadPublicApi } from "./_public-api.js";
-import * as api from "../src/index.js";
+import { ALL_DOCS, DOC_PAIRS, GUIDES, ROOT, codeParts, readDoc, scanMarkdown, type Fence, type Heading } from "./_docs.js";
 
-// The user's manual, checked from a user's seat: both READMEs carry the same headings, the API
-// section names exactly what src/index.ts exports (with every option of every `XOptions` in a
-// table), every code fence is either run, shell or parsed, and the CHANGELOG keeps its form.
+// The documents, checked from a user's seat: README is a front page, every English document has a
+// pt-BR mirror with the same headings and the same code, every code fence is run (ts, by
+// docs-programs.test.ts), parsed (json) or a shell line that names the right package, no
+// document tells how the project was made, and the CHANGELOG is release notes.
 
-const read = (path: string): string => readFileSync(new URL(`../${path}`, import.meta.url), "utf8");
-const READMES = { en: read("README.md"), pt: read("README.pt-BR.md") } as const;
-const INDEX_SOURCE = read("src/index.ts");
-const PACKAGE = JSON.parse(read("package.json")) as { name: string };
+const PACKAGE = JSON.parse(readDoc("package.json")) as { name: string; scripts: Record<string, string> };
+const CLI_PACKAGE = JSON.parse(readDoc("packages/cli/package.json")) as { name: string };
 
-interface Heading {
-  readonly level: number;
-  readonly text: string;
-  readonly line: number;
-}
+/** Each heading as its level and its inline code: what a translation keeps. */
+const headingShape = (headings: readonly Heading[]) => headings.map(({ level, text }) => `${"#".repeat(level)} ${codeParts(text).join(" ")}`);
 
-interface Fence {
-  readonly language: string;
-  readonly body: string;
-  readonly line: number;
-}
-
-/** The Markdown headings and code fences of a text; a `#` inside a fence is not a heading. */
-export function scanMarkdown(markdown: string): { headings: Heading[]; fences: Fence[] } {
-  const headings: Heading[] = [];
-  const fences: Fence[] = [];
-  let open: { language: string; lines: string[]; line: number } | undefined;
-  markdown.split("\n").forEach((line, index) => {
-    if (open !== undefined) {
-      if (line.trimEnd() === "```") {
-        fences.push({ language: open.language, body: open.lines.join("\n"), line: open.line });
-        open = undefined;
-      } else {
-        open.lines.push(line);
-      }
-      return;
-    }
-    const fence = /^```(.*)$/.exec(line);
-    if (fence !== null) {
-      open = { language: (fence[1] ?? "").trim(), lines: [], line: index + 1 };
-      return;
-    }
-    const heading = /^(#{1,6}) (.+)$/.exec(line);
-    if (heading !== null) headings.push({ level: heading[1]!.length, text: heading[2]!.trim(), line: index + 1 });
-  });
-  if (open !== undefined) throw new Error(`unclosed fence opened on line ${open.line}`);
-  return { headings, fences };
-}
-
-/** The inline-code parts of a text, in order: what stays the same when the prose is translated. */
-export function codeParts(text: string): string[] {
-  return [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
-}
-
-/** The lines of one `## ` section (heading excluded), up to the next `## ` or `# ` heading. */
-export function sectionLines(markdown: string, title: string): string[] {
-  const lines = markdown.split("\n");
-  const { headings } = scanMarkdown(markdown);
-  const start = headings.find((heading) => heading.level === 2 && heading.text === title);
-  if (start === undefined) return [];
-  const end = headings.find((heading) => heading.line > start.line && heading.level <= 2);
-  return lines.slice(start.line, end === undefined ? lines.length : end.line - 1);
-}
-
-/** src/index.ts's export lists: each name, whether it is a type, and its `// Concept` group. */
-export function indexExports(source: string): Array<{ name: string; type: boolean; group: string }> {
-  const file = ts.createSourceFile("index.ts", source, ts.ScriptTarget.Latest, true);
-  const names: Array<{ name: string; type: boolean; group: string }> = [];
-  let group = "";
-  for (const statement of file.statements) {
-    for (const range of ts.getLeadingCommentRanges(source, statement.getFullStart()) ?? []) {
-      const comment = source.slice(range.pos, range.end);
-      if (comment.startsWith("// ")) group = comment.slice(3).trim();
-    }
-    if (!ts.isExportDeclaration(statement)) continue;
-    const clause = statement.exportClause;
-    if (clause === undefined || !ts.isNamedExports(clause)) throw new Error("src/index.ts must list every name by hand");
-    for (const element of clause.elements) {
-      names.push({ name: element.name.text, type: statement.isTypeOnly || element.isTypeOnly, group });
-    }
-  }
-  return names;
-}
-
-const EXPORTS = indexExports(INDEX_SOURCE);
-const GROUPS = [...new Set(EXPORTS.map((entry) => entry.group))];
-
-/** The `###` headings of the API section, each the bare export name in backticks. */
-function apiHeadings(markdown: string): string[] {
-  return sectionLines(markdown, "API")
-    .filter((line) => line.startsWith("### "))
-    .map((line) => {
-      const match = /^### `([A-Za-z_$][\w$]*)`$/.exec(line.trimEnd());
-      return match === null ? `(not a bare name: ${line})` : match[1]!;
+/** What a fence must keep across languages: its language, and for code, the names it imports. */
+function fenceShape(fence: Fence): string {
+  if (fence.language === "ts") {
+    const file = ts.createSourceFile("block.ts", fence.body, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+    const imports = file.statements.filter(ts.isImportDeclaration).map((declaration) => {
+      const from = (declaration.moduleSpecifier as ts.StringLiteral).text;
+      const bindings = declaration.importClause?.namedBindings;
+      const names = bindings !== undefined && ts.isNamedImports(bindings) ? bindings.elements.map((element) => element.name.text) : [];
+      return `${from} {${[...names].sort().join(",")}}${declaration.importClause?.name === undefined ? "" : ` ${declaration.importClause.name.text}`}`;
     });
-}
-
-/** The first-column names of the API section's tables: `intent.now` → now, `search(query)` → search. */
-function tableOptionNames(markdown: string): Set<string> {
-  const names = new Set<string>();
-  for (const line of sectionLines(markdown, "API")) {
-    const cells = line.split(" | ");
-    if (!line.startsWith("| `") || cells.length < 3 || cells[1]!.trim() === "") continue;
-    for (const code of codeParts(cells[0]!)) names.add(code.replace(/\(.*$/, "").replace(/^.*\./, ""));
+    return `ts ${imports.join("; ")}`;
   }
-  return names;
+  if (fence.language === "sh") return `sh ${fence.body.split("\n").map((line) => line.replace(/(?:^|\s+)#.*$/, "").trimEnd()).join("\n")}`;
+  if (fence.language === "json") return `json ${JSON.stringify(JSON.parse(fence.body))}`;
+  return fence.language;
 }
 
-/** Every property of every exported `…Options` interface, read from the source with the checker. */
-function optionFields(): Array<{ owner: string; field: string }> {
-  const { checker, exports } = loadPublicApi();
-  return exports
-    .filter(({ name }) => name.endsWith("Options"))
-    .flatMap(({ name, target }) =>
-      checker.getDeclaredTypeOfSymbol(target).getProperties().map((property) => ({ owner: name, field: property.name })),
-    );
-}
+describe("the documents and their mirrors", () => {
+  it("pair every guide under docs/ with one under docs/pt-BR/, and nothing else is there", () => {
+    expect(GUIDES.length).toBeGreaterThanOrEqual(6);
+    const mirrors = readdirSync(join(ROOT, "docs", "pt-BR")).filter((name) => name.endsWith(".md")).sort();
+    expect(mirrors).toStrictEqual(GUIDES);
+  });
 
-const LANGUAGES = [
-  ["README.md", READMES.en],
-  ["README.pt-BR.md", READMES.pt],
-] as const;
+  it.each(DOC_PAIRS)("%s and %s have the same headings: count, levels, order and inline code", (en, pt) => {
+    const english = scanMarkdown(readDoc(en)).headings;
+    expect(headingShape(scanMarkdown(readDoc(pt)).headings)).toStrictEqual(headingShape(english));
+    expect(english[0]?.level).toBe(1);
+    expect(english.filter((heading) => heading.level === 1)).toHaveLength(1);
+  });
 
-describe("README headings", () => {
-  it("are the same in both languages: count, levels, order and the inline code of each pair", () => {
-    const en = scanMarkdown(READMES.en).headings;
-    const pt = scanMarkdown(READMES.pt).headings;
-    const shape = (headings: Heading[]) => headings.map(({ level, text }) => `${"#".repeat(level)} ${codeParts(text).join(" ")}`);
+  it.each(DOC_PAIRS)("%s and %s have the same code fences: languages, imports, shell lines and JSON", (en, pt) => {
+    const shape = (path: string) => scanMarkdown(readDoc(path)).fences.map(fenceShape);
     expect(shape(pt)).toStrictEqual(shape(en));
-    expect(en.length).toBeGreaterThan(20);
   });
 
-  it("link each README to the other under the tagline", () => {
-    expect(READMES.en).toContain("](./README.pt-BR.md)");
-    expect(READMES.pt).toContain("](./README.md)");
+  it.each(DOC_PAIRS)("%s links to its mirror %s and back", (en, pt) => {
+    const name = (path: string) => path.split("/").pop()!;
+    if (en === "README.md") {
+      expect(readDoc(en)).toContain("](./README.pt-BR.md)");
+      expect(readDoc(pt)).toContain("](./README.md)");
+    } else {
+      // The guides are reached from their README; each links the READMEs' guides by the same names.
+      expect(readDoc("README.md")).toContain(`](./docs/${name(en)})`);
+      expect(readDoc("README.pt-BR.md")).toContain(`](./docs/pt-BR/${name(pt)})`);
+    }
   });
 
-  it("ignore a # inside a code fence", () => {
-    const { headings, fences } = scanMarkdown("# A\n```sh\n# comment\n```\n## B `x`\n");
-    expect(headings.map(({ level, text }) => [level, text])).toStrictEqual([[1, "A"], [2, "B `x`"]]);
-    expect(fences).toStrictEqual([{ language: "sh", body: "# comment", line: 2 }]);
-  });
-});
-
-describe("README API section", () => {
-  it("reads every name of src/index.ts's export lists, runtime and type, in its groups", () => {
-    const runtime = EXPORTS.filter((entry) => !entry.type).map((entry) => entry.name);
-    expect([...runtime].sort()).toStrictEqual(Object.keys(api).sort());
-    expect(EXPORTS.filter((entry) => entry.type).length).toBeGreaterThan(30);
-    expect(GROUPS).toContain("Contract");
-    expect(EXPORTS.every((entry) => entry.group !== "")).toBe(true);
-  });
-
-  it.each(LANGUAGES)("%s has one ### heading per export, exactly the exported set, grouped as src/index.ts", (_file, markdown) => {
-    const headings = apiHeadings(markdown);
-    expect([...headings].sort()).toStrictEqual(EXPORTS.map((entry) => entry.name).sort());
-    expect(new Set(headings).size).toBe(headings.length);
-    const groupOf = new Map(EXPORTS.map((entry) => [entry.name, GROUPS.indexOf(entry.group)]));
-    const order = headings.map((name) => groupOf.get(name) ?? -1);
-    expect(order).toStrictEqual([...order].sort((a, b) => a - b));
-  });
-
-  it.each(LANGUAGES)("%s has no code fence inside the API section", (_file, markdown) => {
-    expect(sectionLines(markdown, "API").filter((line) => line.startsWith("```"))).toStrictEqual([]);
-  });
-
-  it.each(LANGUAGES)("%s gives every field of every exported …Options interface a table row", (_file, markdown) => {
-    const listed = tableOptionNames(markdown);
-    const fields = optionFields();
-    expect(fields.length).toBeGreaterThan(20);
-    expect(fields.filter(({ field }) => !listed.has(field))).toStrictEqual([]);
+  it("notices a heading or a fence that differs", () => {
+    const a = scanMarkdown("# T\n## A `x`\n```sh\nnpm test\n```\n");
+    const b = scanMarkdown("# T\n## B `y`\n```sh\nnpm ci\n```\n");
+    expect(headingShape(b.headings)).not.toStrictEqual(headingShape(a.headings));
+    expect(b.fences.map(fenceShape)).not.toStrictEqual(a.fences.map(fenceShape));
+    const c = scanMarkdown('# T\n```ts\nimport { a } from "m";\nconst comentario = a;\n```\n');
+    const d = scanMarkdown('# T\n```ts\nimport { a } from "m";\nconst comment = a;\n```\n');
+    expect(c.fences.map(fenceShape)).toStrictEqual(d.fences.map(fenceShape));
   });
 });
 
-describe("README code fences", () => {
-  it.each(LANGUAGES)("%s: every fence is ts (run by readme.test.ts), sh (shell) or json (parsed here)", (_file, markdown) => {
-    const { fences } = scanMarkdown(markdown);
-    expect(fences.filter((fence) => !["ts", "sh", "json"].includes(fence.language)).map((fence) => fence.line)).toStrictEqual([]);
-    expect(fences.filter((fence) => fence.language === "ts").length).toBeGreaterThan(5);
+describe("every document", () => {
+  it.each(ALL_DOCS)("%s: every fence is ts (run by docs-programs.test.ts), sh, text or json (parsed here)", (path) => {
+    const { fences } = scanMarkdown(readDoc(path));
+    expect(fences.filter((fence) => !["ts", "sh", "text", "json"].includes(fence.language)).map((fence) => fence.line)).toStrictEqual([]);
     for (const fence of fences.filter((candidate) => candidate.language === "json")) {
       expect(() => JSON.parse(fence.body), `json fence on line ${fence.line}`).not.toThrow();
     }
   });
 
-  it.each(LANGUAGES)("%s: a host config in json runs this package's bin with serve", (_file, markdown) => {
-    const configs = scanMarkdown(markdown)
-      .fences.filter((fence) => fence.language === "json")
-      .map((fence) => JSON.parse(fence.body) as { mcpServers?: Record<string, { command: string; args: string[] }> })
-      .filter((config) => config.mcpServers !== undefined);
-    expect(configs.length).toBeGreaterThan(0);
-    for (const config of configs) {
-      for (const server of Object.values(config.mcpServers!)) {
+  it.each(ALL_DOCS)("%s: runs the folder server by its scoped name, never the unrelated `mcp-search` package", (path) => {
+    const text = readDoc(path);
+    expect(text).not.toMatch(/\bnpx\s+(?:-y\s+)?mcp-search\b/);
+    expect(text).not.toMatch(/\bnpx\s+(?:-y\s+)?@sbissoli\/mcp-search\s+(?:serve|demo)\b/);
+    for (const config of scanMarkdown(text).fences.filter((fence) => fence.language === "json").map((fence) => JSON.parse(fence.body) as { mcpServers?: Record<string, { command: string; args: string[] }> })) {
+      for (const server of Object.values(config.mcpServers ?? {})) {
         expect(server.command).toBe("npx");
-        expect(server.args.slice(0, 3)).toStrictEqual(["-y", PACKAGE.name, "serve"]);
+        expect(server.args.slice(0, 3)).toStrictEqual(["-y", CLI_PACKAGE.name, "serve"]);
       }
     }
+  });
+
+  it.each(ALL_DOCS)("%s: names its sources by their public titles and says nothing of how the project was made", (path) => {
+    const text = readDoc(path);
+    expect(text).not.toMatch(/\bseeds?\b(?:\s+\d|\/)/i);
+    expect(text).not.toMatch(/\bissues?\s+#?\d+/i);
+    expect(text).not.toMatch(/docs\/drafts|worktree|\bthe lead\b/i);
+  });
+
+  it.each(ALL_DOCS)("%s: every relative link reaches a file in the repository", (path) => {
+    const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
+    const targets = [...readDoc(path).matchAll(/\]\((\.{1,2}\/[^)#\s]*)(?:#[^)]*)?\)/g)].map((match) => match[1]!);
+    expect(targets.filter((target) => !existsSync(join(ROOT, folder, target)))).toStrictEqual([]);
+  });
+});
+
+describe("README.md, the front page", () => {
+  const readme = readDoc("README.md");
+  const headings = scanMarkdown(readme).headings;
+
+  it("stays a front page: at most about 15 KB in each language", () => {
+    expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(15_500);
+    expect(Buffer.byteLength(readDoc("README.pt-BR.md"))).toBeLessThanOrEqual(16_500);
+  });
+
+  it("opens with what and why, then install, the quick start and the folder server", () => {
+    expect(headings.map((heading) => heading.text).slice(0, 4)).toStrictEqual(["@sbissoli/mcp-search", "Install", "Quick start", "Serve a folder, no code"]);
+    const pitch = readme.slice(0, readme.indexOf("## Install"));
+    expect(pitch).toMatch(/exactly two tools, `search` and `fetch`/);
+    expect(scanMarkdown(readme).fences[0]?.body).toBe(`npm install ${PACKAGE.name} zod @modelcontextprotocol/server`);
+  });
+
+  it("connects the quick start's transport (docs-programs.test.ts talks MCP to it)", () => {
+    const quickStart = scanMarkdown(readme).fences.find((fence) => fence.section === "Quick start" && fence.language === "ts");
+    expect(quickStart?.body).toMatch(/^await server\.connect\(new StdioServerTransport\(\)\);$/m);
+  });
+
+  it("serves a folder in one command, by the CLI package's scoped name", () => {
+    const serve = scanMarkdown(readme).fences.find((fence) => fence.section === "Serve a folder, no code");
+    expect(serve?.body).toBe(`npx ${CLI_PACKAGE.name} serve ./docs`);
+  });
+
+  it("keeps the fresh-clone commands under Develop, and CI runs the README's test command", () => {
+    const develop = scanMarkdown(readme).fences.filter((fence) => fence.section === "Develop");
+    expect(develop.map((fence) => fence.body)).toStrictEqual(["npm ci && npm run demo\nnpm test"]);
+    expect(readDoc(".ci/run")).toMatch(/^npm test\b/m);
+    expect(readDoc(".ci/run")).toMatch(/^\s*npm run docs$/m);
+    expect(PACKAGE.scripts.docs).toBe("typedoc");
+  });
+
+  it("has no per-export API headings: the reference is generated", () => {
+    expect(headings.filter((heading) => /^`[A-Za-z_$][\w$]*`$/.test(heading.text))).toStrictEqual([]);
   });
 });
 
 describe("CHANGELOG.md", () => {
-  const changelog = read("CHANGELOG.md");
+  const changelog = readDoc("CHANGELOG.md");
+  const releases = changelog.split("\n").filter((line) => line.startsWith("## "));
 
-  it("opens with ## Unreleased, then dated releases", () => {
-    const sections = changelog.split("\n").filter((line) => line.startsWith("## "));
-    expect(sections[0]).toBe("## Unreleased");
-    for (const section of sections.slice(1)) expect(section).toMatch(/^## \d+\.\d+\.\d+ \(\d{4}-\d{2}-\d{2}\)$/);
+  it("opens with ## [Unreleased], then releases as ## [x.y.z] - YYYY-MM-DD, 0.9.0 among them", () => {
+    expect(releases[0]).toBe("## [Unreleased]");
+    for (const release of releases.slice(1)) expect(release).toMatch(/^## \[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}$/);
+    expect(releases.some((release) => release.startsWith(`## [${(JSON.parse(readDoc("package.json")) as { version: string }).version}] - `))).toBe(true);
   });
 
-  it("starts every bullet with Add, Change, Fix, Remove or **Breaking:**", () => {
-    const bullets = changelog.split("\n").filter((line) => /^\s*[-*] /.test(line));
-    expect(bullets.length).toBeGreaterThan(10);
-    expect(bullets.filter((line) => !/^- (?:Add|Change|Fix|Remove) |^- \*\*Breaking:\*\* /.test(line))).toStrictEqual([]);
+  it("groups changes under Keep a Changelog's headings only", () => {
+    const groups = changelog.split("\n").filter((line) => line.startsWith("### "));
+    expect(groups.length).toBeGreaterThanOrEqual(3);
+    expect(groups.filter((line) => !/^### (?:Added|Changed|Deprecated|Removed|Fixed|Security)$/.test(line))).toStrictEqual([]);
+  });
+
+  it("is release notes for users, about 40 lines a release, not the work history", () => {
+    const release = changelog.slice(changelog.indexOf("## [0.9.0]"));
+    const lines = release.split("\n").filter((line) => line.trim() !== "");
+    expect(lines.length).toBeGreaterThan(15);
+    expect(lines.length).toBeLessThanOrEqual(70);
+    expect(changelog).not.toMatch(/\bbench(?:mark)? delta|\bis gone\b|\bsrc\/_/i);
   });
 });
