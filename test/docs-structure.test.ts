@@ -172,3 +172,24 @@ describe("CHANGELOG.md", () => {
     expect(changelog).not.toMatch(/\bbench(?:mark)? delta|\bis gone\b|\bsrc\/_/i);
   });
 });
+
+describe("the guarantees guide", () => {
+  it.each(["docs/guarantees.md", "docs/pt-BR/guarantees.md"])("%s names, for each promise, test files that exist and test names they hold", (path) => {
+    const rows = readDoc(path)
+      .split("\n")
+      .filter((line) => line.startsWith("| ") && !line.startsWith("| ---"))
+      .slice(1);
+    expect(rows.length).toBeGreaterThan(8);
+    const broken: string[] = [];
+    for (const row of rows) {
+      const held = row.replace(/\|\s*$/, "").split(" | ").pop()!;
+      const files = [...held.matchAll(/(?:test|bench|packages\/cli\/test)\/[\w./-]+\.ts/g)].map((match) => match[0]);
+      if (files.length === 0 && !held.includes("npm run")) broken.push(`no test named: ${held}`);
+      const sources = files.filter((file) => existsSync(join(ROOT, file)));
+      for (const file of files.filter((candidate) => !sources.includes(candidate))) broken.push(`missing file: ${file}`);
+      const text = sources.map((file) => readDoc(file)).join("\n");
+      for (const [, name] of held.matchAll(/"([^"]+)"/g)) if (!text.includes(name!)) broken.push(`no test "${name}" in ${files.join(", ")}`);
+    }
+    expect(broken).toStrictEqual([]);
+  });
+});
