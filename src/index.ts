@@ -54,6 +54,7 @@ export type {
   UsageRecorder,
   UsageShape,
 } from "./factory/register.js";
+export type { DeepResearchToolAnnotations, McpServerLike, RegisteredToolLike } from "./factory/server.js";
 
 export type { LibraryErrorClass } from "./factory/outcomes.js";
 

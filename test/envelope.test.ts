@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { deepResearchError, deepResearchResult } from "../src/envelope.js";
+import { fetchDocumentSchema, searchOutputSchema } from "../src/index.js";
 
 const doc = { id: "doc:a.md", title: "A", text: "# A\nbody", url: "https://example.com/a" };
 
@@ -59,5 +60,41 @@ describe("deepResearchError", () => {
       content: [{ type: "text", text: "A ferramenta search falhou: timeout" }],
       isError: true,
     });
+  });
+});
+
+describe("deepResearchResult", () => {
+  const text = fc.string({ unit: "binary", maxLength: 40 });
+  const plain = { noNullPrototype: true } as const;
+  // What JSON can carry: fc.jsonValue may yield -0, which JSON (and so the text block) writes as 0.
+  const jsonData = fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), plain).map((value) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
+  const hit = fc.record({ id: text.filter((id) => id !== ""), title: text, url: text }, plain);
+  const document = fc.record(
+    { id: text.filter((id) => id !== ""), title: text, text, url: text, metadata: jsonData },
+    { requiredKeys: ["id", "title", "text", "url"], noNullPrototype: true },
+  );
+  const json = fc.dictionary(text, fc.jsonValue({ maxDepth: 1 }), plain);
+  const extras = fc.record({ structured: json, meta: json }, { requiredKeys: [], noNullPrototype: true });
+
+  it("puts text that always parses back to the search object, valid against the contract", () => {
+    fc.assert(
+      fc.property(fc.array(hit, { maxLength: 5 }), extras, (results, extra) => {
+        const result = deepResearchResult({ results }, extra);
+        const parsed: unknown = JSON.parse(result.content[0].text);
+        expect(parsed).toStrictEqual({ results });
+        expect(searchOutputSchema.parse(parsed)).toStrictEqual({ results });
+        expect(result.content).toHaveLength(1);
+      }),
+    );
+  });
+
+  it("puts text that always parses back to the document, valid against the contract", () => {
+    fc.assert(
+      fc.property(document, extras, (doc, extra) => {
+        const parsed: unknown = JSON.parse(deepResearchResult(doc, extra).content[0].text);
+        expect(parsed).toStrictEqual(doc);
+        expect(fetchDocumentSchema.safeParse(parsed).success).toBe(true);
+      }),
+    );
   });
 });

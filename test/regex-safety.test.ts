@@ -7,7 +7,12 @@
  * The static check of every pattern in src/ is `npm run lint:regexp` (eslint-plugin-regexp),
  * part of `npm test`.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 
 const BOUND_MS = 20_000;
@@ -51,9 +56,57 @@ Promise.all([import(${JSON.stringify(new URL("../dist/index.js", import.meta.url
 }, (error) => parentPort.postMessage({ error: String(error) }));
 `;
 
-function runBounded(): Promise<Record<string, unknown>> {
+/**
+ * The folder server's document readers (packages/cli/src/, bundled into the bin, not exported by the
+ * library): the HTML converter, the title rules and the snippet text, on 256 KB attack strings
+ * of every construct they read. Each takes well under a second when linear (about 3 s for all
+ * of them); a quadratic one still takes minutes at this size. The worker imports an esbuild
+ * bundle of the sources, written to a temporary folder.
+ */
+const CLI_WORKER = (bundle: string) => `
+const { parentPort } = require("node:worker_threads");
+import(${JSON.stringify(bundle)}).then((cli) => {
+  const MB = 256 * 1024;
+  const out = {};
+  const html = (page) => cli.convertHtml(page, { baseUrl: "https://example.com/a/b.html" }).markdown.length;
+  out.preNested = html("<pre>".repeat(MB / 5) + "x");
+  out.preBackticks = html("<pre>" + "\`".repeat(MB) + "</pre>");
+  out.preSpans = html("<pre>" + "<span>  x\\n".repeat(MB / 10) + "</pre>");
+  out.tablesNested = html("<table><tr><td>".repeat(MB / 15) + "x");
+  out.cells = html("<table>" + "<td>a|".repeat(MB / 6) + "</table>");
+  out.rows = html("<table>" + "<tr><th>h".repeat(MB / 9));
+  out.links = html('<a href="x">'.repeat(MB / 12) + "</a>".repeat(MB / 12));
+  out.emptyLinks = html('<a href="../x">'.repeat(MB / 14));
+  out.strayCloses = html("<div>".repeat(MB / 10) + "</span>".repeat(MB / 14));
+  out.mains = html('<div role="main">'.repeat(MB / 17) + "x");
+  out.chrome = html("<nav>".repeat(MB / 10) + "x" + "</nav>".repeat(MB / 12));
+  out.headings = html("<h1>".repeat(MB / 8) + "x");
+  out.anchors = html("<h2>x" + " #".repeat(MB / 4) + "</h2>");
+  out.title = cli.extractDocument("a.html", "<h1>x" + " #".repeat(MB / 2)).title.length;
+  const md = (text) => cli.extractDocument("a.md", text).title.length;
+  out.mdImages = md("# " + "![](".repeat(MB / 4));
+  out.mdBrackets = md("# " + "[".repeat(MB));
+  out.mdEmphasis = md("# " + "*".repeat(MB) + "x");
+  out.mdUnderscores = md("# " + "_a".repeat(MB / 2));
+  out.mdGenericLines = md("# Installation\\n".repeat(MB / 15) + "# x");
+  out.mdHtmlHeading = md('<h1 align="center">' + "<img alt=x ".repeat(MB / 12));
+  out.text = [
+    "[".repeat(MB),
+    "![a](".repeat(MB / 5),
+    "[a](" + "x".repeat(MB),
+    "<a".repeat(MB / 2),
+    "|".repeat(MB) + "\\\\|".repeat(MB / 2),
+    "<!--".repeat(MB / 4),
+    "-".repeat(MB) + "x",
+    "*_~".repeat(MB / 3) + "a",
+  ].map((text) => cli.markdownToText(text).length);
+  parentPort.postMessage(out);
+}, (error) => parentPort.postMessage({ error: String(error) }));
+`;
+
+function runBounded(code = WORKER): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { eval: true });
+    const worker = new Worker(code, { eval: true });
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new Error(`pathological inputs still running after ${BOUND_MS} ms: a super-linear pattern?`));
@@ -87,4 +140,36 @@ describe("regex safety", () => {
       slashes: true,
     });
   }, BOUND_MS + 10_000);
+
+  it("converts HTML and reads titles and snippet text of 256 KB pathological documents within the same bound", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "mcp-search-cli-bundle-"));
+    try {
+      const bundle = join(folder, "cli.mjs");
+      const root = fileURLToPath(new URL("..", import.meta.url));
+      const built = await build({
+        stdin: {
+          contents: 'export { convertHtml } from "./packages/cli/src/html.ts"; export { extractDocument } from "./packages/cli/src/documents.ts"; export { markdownToText } from "./packages/cli/src/markdown.ts";',
+          resolveDir: root,
+          loader: "ts",
+        },
+        bundle: true,
+        format: "esm",
+        platform: "node",
+        write: false,
+      });
+      await writeFile(bundle, built.outputFiles[0]?.text ?? "");
+      const out = await runBounded(CLI_WORKER(pathToFileURL(bundle).href));
+      expect(out["error"]).toBeUndefined();
+      expect(out).toMatchObject({
+        preNested: 9, // "```\nx\n```": the nested <pre> tags are one block
+        title: 1, // "x": the heading's " #" runs are anchors
+        mdGenericLines: 1, // "x", after 17 476 generic headings
+        mdEmphasis: 4, // "a.md": the first 600 characters of the heading are all marks
+        text: expect.any(Array),
+      });
+      expect(Object.values(out).every((value) => typeof value === "number" || Array.isArray(value))).toBe(true);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, BOUND_MS + 30_000);
 });

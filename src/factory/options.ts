@@ -25,7 +25,7 @@ export interface CheckedOptions {
 /** Checks the server and every option; returns the locale, limit and time limit with their defaults. */
 export function validateOptions(server: unknown, options: DeepResearchToolsOptions): CheckedOptions {
   if (typeof (server as { registerTool?: unknown } | null)?.registerTool !== "function") {
-    fail("`server` must be an McpServer from @modelcontextprotocol/server v2 (it has no registerTool).");
+    fail("`server` must be an McpServer from @modelcontextprotocol/server ^2.4 or @modelcontextprotocol/sdk ^1.23 (it has no registerTool).");
   }
   if (typeof options !== "object" || options === null) fail("`options` must be an object.");
   for (const name of ["search", "fetch"] as const) {

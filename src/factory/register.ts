@@ -1,12 +1,11 @@
 /**
  * The factory: `registerDeepResearchTools` registers `search` and `fetch` on the caller's
- * McpServer. The only module that knows the MCP SDK, and only its types.
+ * McpServer, v2 or v1, through the structural `McpServerLike` (./server.ts): no SDK is imported.
  *
  * Each tool is one small pipeline: arguments (already refused by the strict schema when they
  * carry a foreign key or exceed the maximum length) → callback, raced against `timeoutMs` →
  * reply checked against the contract and normalised → envelope → telemetry.
  */
-import type { McpServer, RegisteredTool, ToolAnnotations } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import {
   contractSchemas,
@@ -23,6 +22,7 @@ import { describeFetch, describeSearch } from "./descriptions.js";
 import { checkFetchReply, checkSearchReply } from "./replies.js";
 import { describeReceived } from "../contract/received.js";
 import { validateOptions } from "./options.js";
+import { assertSupportedServer, type DeepResearchToolAnnotations, type McpServerLike, type RegisteredToolLike } from "./server.js";
 import { TIMED_OUT, withDeadline } from "./deadline.js";
 import {
   CLASSE_KEY,
@@ -171,7 +171,7 @@ export interface DeepResearchToolsOptions {
   /** The message for a callback that threw. @default the locale's: names the tool and the error's message */
   readonly onError?: (error: unknown, tool: DeepResearchToolName) => string;
   /** Passed unchanged to both tools, and only when given. @default undefined */
-  readonly annotations?: ToolAnnotations;
+  readonly annotations?: DeepResearchToolAnnotations;
   /** The most results `search` returns, even when the callback returns more; at least 1. @default 10 */
   readonly limit?: number;
   /**
@@ -209,9 +209,9 @@ export interface DeepResearchToolsOptions {
  * const { search }: DeepResearchTools = registerDeepResearchTools(server, options);
  * search.disable();
  */
-export interface DeepResearchTools {
-  readonly search: RegisteredTool;
-  readonly fetch: RegisteredTool;
+export interface DeepResearchTools<Tool extends RegisteredToolLike = RegisteredToolLike> {
+  readonly search: Tool;
+  readonly fetch: Tool;
 }
 
 /** What the pipelines share, resolved once at registration. */
@@ -221,7 +221,9 @@ interface Context extends OutcomeContext {
 
 /**
  * Registers the OpenAI Deep Research tools `search` and `fetch` (no prefix) on an McpServer
- * from `@modelcontextprotocol/server` v2, with the contract's strict zod schemas. The contract
+ * from `@modelcontextprotocol/server` ^2.4 or `@modelcontextprotocol/sdk` ^1.23, with the
+ * contract's strict zod schemas (an older v1 server throws `McpSearchError`: it would publish
+ * empty schemas). The contract
  * object goes in `structuredContent` and, as compact JSON, in the only content block; extras go
  * in `structuredContent` and `_meta`. A callback that throws, or an unknown id, becomes an
  * `isError` result with a message the model can act on; nothing is rethrown. Misuse (a missing
@@ -237,11 +239,12 @@ interface Context extends OutcomeContext {
  * });
  * // tools/list => search ("Buscar documentos"), fetch ("Ler um documento")
  */
-export function registerDeepResearchTools(
-  server: McpServer,
+export function registerDeepResearchTools<Server extends McpServerLike>(
+  server: Server,
   options: DeepResearchToolsOptions,
-): DeepResearchTools {
+): DeepResearchTools<ReturnType<Server["registerTool"]>> {
   const checked = validateOptions(server, options);
+  assertSupportedServer(server);
   const { locale, limit } = checked;
   const schemas = contractSchemas(locale);
   const outputs = {
@@ -268,7 +271,8 @@ export function registerDeepResearchTools(
         outputSchema: outputs.search,
         ...annotations,
       },
-      (args) => settle(context, "search", args, () => runSearch(context, args.query)),
+      // The SDK has already parsed the arguments with the strict input schema.
+      (args) => settle(context, "search", args, () => runSearch(context, args["query"] as string)),
     ),
   );
   const fetch = registerOne(server, "fetch", () =>
@@ -281,10 +285,10 @@ export function registerDeepResearchTools(
         outputSchema: outputs.fetch,
         ...annotations,
       },
-      (args) => settle(context, "fetch", args, () => runFetch(context, args.id)),
+      (args) => settle(context, "fetch", args, () => runFetch(context, args["id"] as string)),
     ),
   );
-  return { search, fetch };
+  return { search, fetch } as DeepResearchTools<ReturnType<Server["registerTool"]>>;
 }
 
 /** The search pipeline: callback → reply checked, results cut at the limit → envelope. */
@@ -362,7 +366,7 @@ function extendSchema(options: DeepResearchToolsOptions, schema: z.ZodObject): z
   return extended;
 }
 
-function registerOne(server: McpServer, name: DeepResearchToolName, register: () => RegisteredTool) {
+function registerOne(server: McpServerLike, name: DeepResearchToolName, register: () => RegisteredToolLike) {
   try {
     return register();
   } catch (error) {

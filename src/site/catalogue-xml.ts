@@ -5,7 +5,7 @@
  */
 import { loadPeer } from "./peers.js";
 import { checkLocale, localeTexts } from "../locales/index.js";
-import type { CatalogueEntry, CatalogueOptions, CatalogueProblem, CatalogueProblemKind } from "./catalogue.js";
+import type { CatalogueEntry, CatalogueOptions, CatalogueProblem, CatalogueProblemKind } from "./catalogue-types.js";
 import { McpSearchError } from "../errors.js";
 import { pageKey, trimSlash } from "../ranking/page.js";
 

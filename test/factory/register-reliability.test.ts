@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { McpServer } from "@modelcontextprotocol/server";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   CLASSE_DO_ERRO,
@@ -132,8 +132,21 @@ describe("registerDeepResearchTools: fetch replies outside the contract", () => 
   });
 });
 
+/**
+ * Awaits `work` while moving a fake clock forward in 5 ms steps, so a time limit fires exactly
+ * when the clock passes it, however slow the machine: no test here races a real timer.
+ */
+async function settleOnFakeClock<T>(work: Promise<T>): Promise<T> {
+  let settled = false;
+  const done = work.finally(() => (settled = true));
+  for (let step = 0; !settled && step < 10_000; step++) await vi.advanceTimersByTimeAsync(5);
+  return done;
+}
+
 describe("registerDeepResearchTools: timeoutMs", () => {
   const never = () => new Promise<never>(() => undefined);
+  beforeEach(() => void vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] }));
+  afterEach(() => void vi.useRealTimers());
 
   it.each([
     ["pt-BR", "search", "A ferramenta search não respondeu dentro do limite de 40 ms; tente de novo mais tarde."],
@@ -143,7 +156,7 @@ describe("registerDeepResearchTools: timeoutMs", () => {
     const { calls, record } = recorder();
     const { client } = await connect({ locale, timeoutMs: 40, search: never, fetch: never, record, classifyError: () => undefined });
     const args = tool === "search" ? { query: "x" } : { id: "doc:1" };
-    expect(await client.callTool({ name: tool, arguments: args })).toStrictEqual({ content: [{ type: "text", text }], isError: true });
+    expect(await settleOnFakeClock(client.callTool({ name: tool, arguments: args }))).toStrictEqual({ content: [{ type: "text", text }], isError: true });
     expect(calls.map(([kind, , shape]) => `${kind}:${shape.classe}`)).toStrictEqual(["tool_call:", "tool_error:tempo_esgotado"]);
   });
 
@@ -154,7 +167,7 @@ describe("registerDeepResearchTools: timeoutMs", () => {
       resolveId: async (raw) => (await wait(40), raw),
       fetch: async (id) => (await wait(40), DOCS.find((d) => d.id === id) ?? null),
     });
-    expect(textOf(await client.callTool({ name: "fetch", arguments: { id: "doc:1" } }))).toContain("60 ms");
+    expect(textOf(await settleOnFakeClock(client.callTool({ name: "fetch", arguments: { id: "doc:1" } })))).toContain("60 ms");
   });
 
   it("drops a late answer and a late rejection, with no unhandled rejection, and keeps serving", async () => {
@@ -175,12 +188,12 @@ describe("registerDeepResearchTools: timeoutMs", () => {
           return HITS.slice(0, 2);
         },
       });
-      const late = await client.callTool({ name: "search", arguments: { query: "late" } });
-      const rejected = await client.callTool({ name: "search", arguments: { query: "late-reject" } });
+      const late = await settleOnFakeClock(client.callTool({ name: "search", arguments: { query: "late" } }));
+      const rejected = await settleOnFakeClock(client.callTool({ name: "search", arguments: { query: "late-reject" } }));
       expect([late.isError, rejected.isError]).toStrictEqual([true, true]);
       release();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      const fast = await client.callTool({ name: "search", arguments: { query: "fast" } });
+      await vi.advanceTimersByTimeAsync(20);
+      const fast = await settleOnFakeClock(client.callTool({ name: "search", arguments: { query: "fast" } }));
       expect(fast.structuredContent).toStrictEqual({ results: HITS.slice(0, 1) });
       expect(calls).toBe(3);
       expect(unhandled).toStrictEqual([]);

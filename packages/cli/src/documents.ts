@@ -3,7 +3,10 @@
  * Markdown or plain text. Every step is linear in the size of the file.
  */
 import { basename, extname } from "node:path";
-import { htmlTitle, htmlToMarkdown } from "./html.js";
+import { normalizeText } from "@sbissoli/mcp-search";
+import { convertHtml } from "./html.js";
+import { stripHeadingAnchors, trimWith } from "./html-text.js";
+import { stripInlineMarkdown } from "./markdown.js";
 
 /**
  * The extensions the folder server indexes, lower case.
@@ -52,19 +55,60 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
 }
 
 /**
- * The title and text of a document. The title is the first Markdown (or reStructuredText
- * underlined) heading, else the HTML `<title>`, else the file name.
+ * Options of {@link extractDocument}.
  *
  * @example
- * extractDocument("guides/brewing.md", "# Brewing\n\nHot water.").title; // => "Brewing"
- * extractDocument("notes/a.txt", "plain words").title;                  // => "a.txt"
+ * const options: ExtractOptions = { url: "https://docs.example.com/guide/intro.html" };
  */
-export function extractDocument(path: string, source: string): ExtractedDocument {
+export interface ExtractOptions {
+  /**
+   * The document's public URL (under `--base-url`): relative links of an HTML page are resolved
+   * against it. Without it they are kept as written. @default undefined
+   */
+  readonly url?: string | undefined;
+}
+
+/**
+ * The title and text of a document. The title is clean text, at most {@link MAX_TITLE_CHARS}
+ * characters: Markdown and HTML are stripped from it (badges and images dropped, links and code
+ * keep their text). For Markdown, it is the first heading that is not generic (see
+ * {@link isGenericHeading}); for an HTML page, the first `<h1>` of its content (`<main>`,
+ * `role="main"` or `<article>`), else its first `<h1>`, else its `<title>`, else its first
+ * heading of any level, skipping generic ones; else, for any format, the file name.
+ *
+ * @example
+ * extractDocument("guides/brewing.md", "# Brewing\n\nHot water.").title;                        // => "Brewing"
+ * extractDocument("README.md", "# is-glob [![NPM](https://x/b.svg)](https://x)\n\nText.").title; // => "is-glob"
+ * extractDocument("notes/a.txt", "plain words").title;                                           // => "a.txt"
+ */
+export function extractDocument(path: string, source: string, options: ExtractOptions = {}): ExtractedDocument {
   const extension = extname(path).toLowerCase();
   const format = FORMATS[extension] ?? "text";
-  const text = format === "html" ? htmlToMarkdown(source) : format === "json" ? readableJson(source) : source.trim();
-  const title = firstHeading(text, format === "restructuredtext") ?? (format === "html" ? htmlTitle(source) : undefined);
+  if (format === "html") {
+    const page = convertHtml(source, { baseUrl: options.url });
+    const title = htmlPageTitle(page.headings, page.title);
+    return { title: title ?? basename(path), text: page.markdown, format };
+  }
+  const text = format === "json" ? readableJson(source) : source.trim();
+  const title = format === "markdown" || format === "restructuredtext" || format === "text" ? firstHeading(text, format === "restructuredtext") : undefined;
   return { title: title ?? basename(path), text, format };
+}
+
+/** The title rule of an HTML page, over its headings (chrome already dropped) and its `<title>`. */
+function htmlPageTitle(headings: readonly { level: number; text: string; content: boolean }[], title: string | undefined): string | undefined {
+  const usable = (text: string | undefined) => {
+    const clean = text === undefined ? "" : cleanHeading(text);
+    return clean === "" || isGenericHeading(clean) ? undefined : clean;
+  };
+  const firstOf = (keep: (heading: { level: number; content: boolean }) => boolean) => {
+    for (const heading of headings) {
+      if (!keep(heading)) continue;
+      const clean = usable(heading.text);
+      if (clean !== undefined) return clean;
+    }
+    return undefined;
+  };
+  return firstOf((h) => h.level === 1 && h.content) ?? firstOf((h) => h.level === 1) ?? usable(title) ?? firstOf(() => true);
 }
 
 /** A JSON file written on one line is re-indented; anything else is kept as written. */
@@ -82,14 +126,92 @@ const ATX = /^ {0,3}#{1,6}[ \t]+/;
 const SETEXT_MARKDOWN = /^ {0,3}(=+|-{2,})[ \t]*$/;
 const SETEXT_RST = /^([=\-~^"'`#*+:.])\1+[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const HTML_HEADING = /^ {0,3}<h([1-6])(?=[\s>])/i;
+
+/** The longest title, in characters; a longer one is cut at a word and ends with "…". */
+export const MAX_TITLE_CHARS = 100;
+/** The most characters of a heading read to make a title: a title is short, and this bounds the work. */
+const MAX_HEADING_SOURCE = 600;
 
 /**
- * The first heading of a Markdown text (`# Title`, or a line underlined with `===`/`---`), or,
- * with `rst`, a reStructuredText title underlined with any punctuation. Code fences and YAML
- * front matter are skipped.
+ * Headings that name a part every document has, not the document, in English and Portuguese,
+ * normalised (lower case, no accents).
+ */
+const GENERIC_HEADINGS: ReadonlySet<string> = new Set([
+  // English
+  "installation", "install", "installing", "getting started", "quick start", "quickstart", "usage", "how to use",
+  "table of contents", "contents", "toc", "on this page", "in this article", "keyboard shortcuts", "shortcuts",
+  "navigation", "menu", "search", "search results", "skip to content", "license", "licence", "changelog",
+  "change log", "release notes", "contributing", "contributors", "contribute", "authors", "credits",
+  "acknowledgements", "acknowledgments", "requirements", "prerequisites", "dependencies", "setup", "set up",
+  "configuration", "features", "example", "examples", "api", "api reference", "reference", "documentation",
+  "docs", "faq", "support", "readme", "index", "home", "related", "related topics", "see also", "next steps",
+  "previous topic", "next topic", "this page", "quick links", "links", "tests", "testing", "build", "building",
+  "development", "security", "sponsors", "backers", "donate", "status", "badges",
+  // Portuguese
+  "instalacao", "instalando", "como instalar", "primeiros passos", "comecando", "comece aqui", "inicio rapido",
+  "uso", "como usar", "modo de uso", "sumario", "indice", "conteudo", "tabela de conteudo",
+  "tabela de conteudos", "nesta pagina", "neste artigo", "atalhos de teclado", "atalhos", "navegacao",
+  "busca", "pesquisa", "pular para o conteudo", "licenca", "historico de mudancas", "notas de versao",
+  "contribuindo", "como contribuir", "contribuicao", "autores", "creditos", "agradecimentos", "requisitos",
+  "pre requisitos", "pre-requisitos", "dependencias", "configuracao", "recursos", "funcionalidades",
+  "exemplo", "exemplos", "referencia", "documentacao", "perguntas frequentes", "suporte", "inicio",
+  "pagina inicial", "veja tambem", "proximos passos", "testes", "seguranca", "patrocinadores",
+]);
+
+/**
+ * True for a heading that names a part of any document ("Installation", "Table of contents",
+ * "Keyboard shortcuts", "Sumário", "Atalhos de teclado"…) rather than the document itself.
+ *
+ * @example
+ * isGenericHeading("Table of Contents:"); // => true
+ * isGenericHeading("Instalação");         // => true
+ * isGenericHeading("Pour-over brewing");  // => false
+ */
+export function isGenericHeading(heading: string): boolean {
+  const key = trimWith(normalizeText(heading), (char) => !/[a-z0-9]/.test(char));
+  return GENERIC_HEADINGS.has(key) || GENERIC_HEADINGS.has(key.replace(/^\d+(?:\.\d+)*\.?\s+/, ""));
+}
+
+/**
+ * A heading as clean text: images and badges dropped (an image-only heading gives the image's
+ * alt text), links and code keep their text, HTML tags, emphasis marks, escapes and trailing
+ * anchor symbols removed, whitespace collapsed, and the result capped at
+ * {@link MAX_TITLE_CHARS} characters.
+ *
+ * @example
+ * cleanHeading("is-extglob [![NPM version](https://img.shields.io/npm/v/is-extglob.svg)](https://npm.im/is-extglob)");
+ * // => "is-extglob"
+ * cleanHeading("The `json` module: **fast** [docs](https://x.org)"); // => "The json module: fast docs"
+ */
+export function cleanHeading(heading: string): string {
+  const source = heading.length > MAX_HEADING_SOURCE ? heading.slice(0, MAX_HEADING_SOURCE) : heading;
+  let alt = "";
+  const spaced = stripInlineMarkdown(source, (text) => {
+    if (alt === "") alt = text;
+  }).replace(/\s+/g, " ");
+  const decoded = stripHeadingAnchors(trimWith(spaced, (char) => " |·•:,;–—-".includes(char)));
+  return capTitle(decoded === "" ? alt : decoded);
+}
+
+/** Cuts a title longer than {@link MAX_TITLE_CHARS} at its last space in the second half, with "…". */
+function capTitle(title: string): string {
+  const chars = [...title];
+  if (chars.length <= MAX_TITLE_CHARS) return title;
+  const head = chars.slice(0, MAX_TITLE_CHARS - 1).join("");
+  const space = head.lastIndexOf(" ");
+  return `${(space > MAX_TITLE_CHARS / 2 ? head.slice(0, space) : head).trimEnd()}…`;
+}
+
+/**
+ * The first real heading of a Markdown text (`# Title`, a line underlined with `===`/`---`, or
+ * an HTML `<h1>`…`<h6>` block as READMEs write it), or, with `rst`, a reStructuredText title
+ * underlined with any punctuation; as clean text ({@link cleanHeading}), skipping generic ones
+ * ({@link isGenericHeading}). Code fences and YAML front matter are skipped.
  *
  * @example
  * firstHeading("---\ntitle: x\n---\nIntro\n\n## Steps ##"); // => "Steps"
+ * firstHeading("## Table of contents\n\n# Chalk");           // => "Chalk"
  */
 export function firstHeading(text: string, rst = false): string | undefined {
   const lines = text.split("\n");
@@ -99,6 +221,10 @@ export function firstHeading(text: string, rst = false): string | undefined {
     const close = lines.findIndex((line, index) => index > 0 && line.trim() === "---");
     if (close !== -1) start = close + 1;
   }
+  const real = (raw: string) => {
+    const title = cleanHeading(raw);
+    return title === "" || isGenericHeading(title) ? undefined : title;
+  };
   for (let index = start; index < lines.length; index += 1) {
     const line = (lines[index] ?? "").replace(/\r$/, "");
     const fenceMatch = FENCE.exec(line);
@@ -111,17 +237,43 @@ export function firstHeading(text: string, rst = false): string | undefined {
     if (fence !== undefined) continue;
     const atx = ATX.exec(line);
     if (atx !== null) {
-      const title = cleanTitle(stripClosingHashes(line.slice(atx[0].length)));
-      if (title !== "") return title;
+      const title = real(stripClosingHashes(line.slice(atx[0].length)));
+      if (title !== undefined) return title;
+      continue;
+    }
+    const html = rst ? null : HTML_HEADING.exec(line);
+    if (html !== null) {
+      const [block, end] = htmlHeadingBlock(lines, index, html[1] ?? "1");
+      index = end;
+      const title = real(block);
+      if (title !== undefined) return title;
       continue;
     }
     const next = (lines[index + 1] ?? "").replace(/\r$/, "");
     const underline = rst ? SETEXT_RST.exec(next) : SETEXT_MARKDOWN.exec(next);
     if (underline === null) continue;
-    const title = cleanTitle(line);
-    if (title !== "" && (!rst || next.trim().length >= title.length)) return title;
+    const title = real(line);
+    if (title !== undefined && (!rst || next.trim().length >= title.length)) return title;
   }
   return undefined;
+}
+
+/** The inside of an HTML heading that starts on line `from`, up to its end tag (at most 20 lines on), and its last line. */
+function htmlHeadingBlock(lines: readonly string[], from: number, level: string): [string, number] {
+  const close = `</h${level}`;
+  const parts: string[] = [];
+  let size = 0;
+  for (let index = from; index < Math.min(lines.length, from + 20); index += 1) {
+    const line = lines[index] ?? "";
+    parts.push(line);
+    size += line.length;
+    const end = line.toLowerCase().indexOf(close);
+    if (end !== -1 || size > MAX_HEADING_SOURCE) {
+      parts[parts.length - 1] = end === -1 ? line : line.slice(0, end);
+      return [parts.join(" ").replace(/^\s*<h[1-6][^<>]*>/i, ""), index];
+    }
+  }
+  return [parts.join(" ").replace(/^\s*<h[1-6][^<>]*>/i, ""), Math.min(lines.length, from + 20) - 1];
 }
 
 function stripClosingHashes(line: string): string {
@@ -130,9 +282,4 @@ function stripClosingHashes(line: string): string {
   let hashes = end;
   while (hashes > 0 && line[hashes - 1] === "#") hashes -= 1;
   return hashes < end && (hashes === 0 || line[hashes - 1] === " " || line[hashes - 1] === "\t") ? line.slice(0, hashes) : line.slice(0, end);
-}
-
-/** Drops Markdown emphasis and code marks, and collapses whitespace. */
-function cleanTitle(line: string): string {
-  return line.replace(/[*_`]+/g, "").replace(/\s+/g, " ").trim();
 }

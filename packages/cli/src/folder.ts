@@ -177,7 +177,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       log(`skipped ${file.relative}: not readable as UTF-8 text`);
       return { modified, size };
     }
-    const { title, text, format } = extractDocument(file.relative, source);
+    // Relative links of an HTML page resolve against its public URL, only under --base-url.
+    const { title, text, format } = extractDocument(file.relative, source, baseUrl === undefined ? {} : { url: urlOf(file.relative) });
     const id = documentId(file.relative);
     const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), text, format, bytes: size, modified };
     const keywords = options.vocabulary.askedWordsFor(`${title}\n${text}`);

@@ -32,6 +32,9 @@ async function serve(args: ServeArguments, version: string): Promise<void> {
     limit: args.limit,
     snippetChars: args.snippetChars,
     maxChars: args.maxChars,
+    // stdio is spawned by desktop hosts (Claude Desktop), which show the model only `content`;
+    // ChatGPT connects over HTTP only, where the reply keeps its single contract block.
+    contentSnippets: args.http === undefined,
   };
   if (args.http === undefined) {
     serveFolderStdio(options, log);

@@ -14,6 +14,7 @@ import {
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { Folder, FolderDocument, FolderSnapshot } from "./folder.js";
 import { documentId, ID_PREFIX, parseId } from "./paths.js";
+import { markdownToText } from "./markdown.js";
 import { makeSnippet, prepareSnippetSource, type SnippetSource } from "./snippet.js";
 import { folderTexts, type FolderTexts } from "./texts.js";
 
@@ -41,6 +42,15 @@ export interface FolderToolsOptions {
   readonly snippetChars?: number | undefined;
   /** The most characters of document text per fetch page. @default 20000 */
   readonly maxChars?: number | undefined;
+  /**
+   * Adds a second text block to each search result, after the contract JSON: the summary ("10
+   * of 57 matched…") and each result's title, id and snippet, as plain text. For hosts that show
+   * the model only `content` (Claude Desktop and other desktop hosts), which otherwise never see
+   * the snippets. `content[0]` stays the contract JSON. Off by default because ChatGPT's guide
+   * shows exactly one block; the CLI turns it on over stdio, which ChatGPT does not use.
+   * @default false
+   */
+  readonly contentSnippets?: boolean | undefined;
 }
 
 /** The extras `search` declares in its output schema. */
@@ -134,7 +144,7 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     return snapshot.removed.has(documentId(parsed.relative)) ? texts.stale(id) : texts.unknown(id);
   }
 
-  registerDeepResearchTools(server, {
+  const tools = registerDeepResearchTools(server, {
     search,
     fetch,
     resolveId,
@@ -145,6 +155,45 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     extendOutputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },
   });
+  if (options.contentSnippets === true) {
+    // The factory keeps `content` to the one contract block (FACTS.md: a second block is a risk
+    // for ChatGPT); this opt-in appends the readable one through the SDK's own `update`.
+    const contract = tools.search.handler as (...args: unknown[]) => Promise<unknown>;
+    tools.search.update({ callback: (async (...args: unknown[]) => withReadableText(await contract(...args))) as never });
+  }
+}
+
+interface SearchStructured {
+  readonly results?: readonly { id: string; title: string; url: string }[];
+  readonly summary?: { readonly message?: string };
+  readonly snippets?: readonly { id: string; snippet: string }[];
+  readonly notes?: readonly string[];
+}
+
+/**
+ * A search result with a second text block after the contract JSON: the summary message, then
+ * each result numbered with its title, id and snippet, then the vocabulary notes. An error
+ * result, or one without structured content, is returned as it is.
+ *
+ * @example
+ * withReadableText({ content: [{ type: "text", text: "{…}" }], structuredContent: { results: [], summary: { message: "0 matches…" } } });
+ * // => { content: [{ type: "text", text: "{…}" }, { type: "text", text: "0 matches…" }], structuredContent: … }
+ */
+export function withReadableText(result: unknown): unknown {
+  if (typeof result !== "object" || result === null) return result;
+  const { content, structuredContent, isError } = result as { content?: unknown[]; structuredContent?: SearchStructured; isError?: boolean };
+  if (isError === true || structuredContent === undefined || !Array.isArray(content)) return result;
+  const snippets = new Map((structuredContent.snippets ?? []).map(({ id, snippet }) => [id, snippet]));
+  const lines: string[] = [];
+  if (structuredContent.summary?.message !== undefined) lines.push(structuredContent.summary.message);
+  (structuredContent.results ?? []).forEach(({ id, title }, index) => {
+    lines.push("", `${index + 1}. ${title} (${id})`);
+    const snippet = snippets.get(id);
+    if (snippet !== undefined && snippet !== "") lines.push(`   ${snippet}`);
+  });
+  const notes = structuredContent.notes ?? [];
+  if (notes.length > 0) lines.push("", ...notes);
+  return { ...result, content: [...content, { type: "text", text: lines.join("\n") }] };
 }
 
 /** The paths an id may name as written: the indexed ones, and those removed this session (stale). */
@@ -227,7 +276,7 @@ const sourceCache = new WeakMap<FolderDocument, { readonly normalizeChar: (char:
 const EMPTY_SOURCE: SnippetSource = { text: "", normalised: "", origin: undefined };
 
 /**
- * A document's text normalised for snippets, prepared once and kept while the document is
+ * A document's text, as plain text for Markdown and HTML (see ./markdown.ts), normalised for snippets, prepared once and kept while the document is
  * current (a search no longer normalises every result's full text again).
  *
  * @example
@@ -237,7 +286,10 @@ export function snippetSourceOf(doc: FolderDocument | undefined, normalizeChar: 
   if (doc === undefined) return EMPTY_SOURCE;
   const cached = sourceCache.get(doc);
   if (cached !== undefined && cached.normalizeChar === normalizeChar) return cached.source;
-  const source = prepareSnippetSource(doc.text, normalizeChar);
+  // Snippets show text, not markup: badges, link targets, tags and table pipes are gone. Other
+  // formats are shown as written (a JSON "_id" or a YAML "- item" is content there).
+  const text = doc.format === "markdown" || doc.format === "html" ? markdownToText(doc.text) : doc.text;
+  const source = prepareSnippetSource(text, normalizeChar);
   sourceCache.set(doc, { normalizeChar, source });
   return source;
 }

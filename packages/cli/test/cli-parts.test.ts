@@ -173,9 +173,9 @@ describe("documents", () => {
 
   it.each([
     ["<h1>Café</h1><p>Um <b>bom</b> café.</p><ul><li>água</li></ul>", "# Café\n\nUm **bom** café.\n\n- água"],
-    ['<p>See <a href="https://x.org">the site</a> and <a href="/rel">here</a>.</p>', "See [the site](https://x.org) and here."],
+    ['<p>See <a href="https://x.org">the site</a> and <a href="/rel">here</a>.</p>', "See [the site](https://x.org) and [here](/rel)."],
     ["<!-- hidden --><p>a<br>b</p><script>x</script><style>y</style>", "a\nb"],
-    ["<table><tr><th>a</th><td>1</td></tr><tr><td>b</td><td>2</td></tr></table>", "| a | 1\n| b | 2"],
+    ["<table><tr><th>a</th><td>1</td></tr><tr><td>b</td><td>2</td></tr></table>", "| a | 1 |\n| --- | --- |\n| b | 2 |"],
     ["unclosed <b", "unclosed <b"],
   ])("htmlToMarkdown(%j)", (html, expected) => {
     expect(htmlToMarkdown(html)).toBe(expected);

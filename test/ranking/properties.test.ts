@@ -1,19 +1,10 @@
 /**
- * Property tests (fast-check) across the public API: the invariants that must hold for any
- * input, not only for the examples the other tests pick.
+ * Property tests (fast-check) of the ranking: the invariants that must hold for any input, not
+ * only for the examples the other tests pick.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  createIndex,
-  createVocabulary,
-  deepResearchResult,
-  fetchDocumentSchema,
-  normalizeText,
-  searchOutputSchema,
-  tokenize,
-  type IndexEntry,
-} from "../src/index.js";
+import { createIndex, normalizeText, tokenize, type IndexEntry } from "../../src/index.js";
 
 /** Any string: every UTF-16 code unit, lone surrogates included. */
 const anyString = fc.string({ unit: "binary", maxLength: 60 });
@@ -22,10 +13,11 @@ const WORDS = ["população", "POPULACAO", "soja", "Soja", "milho", "renda", "re
 const wordText = fc.array(fc.constantFrom(...WORDS), { maxLength: 6 }).map((words) => words.join(" "));
 const someText = fc.oneof(anyString, wordText);
 
-/** The stopwords tokenize drops (src/rank.ts). */
+/** The stopwords tokenize drops (src/ranking/create-index.ts). */
 const STOPWORDS = new Set(
   "a o as os um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou the of in and for by".split(" "),
 );
+
 
 describe("normalizeText", () => {
   it("is idempotent", () => {
@@ -109,76 +101,6 @@ describe("createIndex(...).search", () => {
             if (position(a) > position(b)) expect(backward.indexOf(a)).toBeLessThan(backward.indexOf(b));
           }
         }
-      }),
-    );
-  });
-});
-
-describe("createVocabulary", () => {
-  const vocab = createVocabulary({
-    sourceName: "o IBGE",
-    entries: [
-      { asked: "renda", source: ["rendimento"] },
-      { asked: "pressão alta", source: ["hipertens"] },
-    ],
-  });
-  const letters = fc.string({ unit: fc.constantFrom(..."abcdeimnorst0123456789"), minLength: 1, maxLength: 8 });
-
-  it("never matches inside a word", () => {
-    fc.assert(
-      fc.property(fc.oneof(letters, fc.constantFrom("renda", "rendas", "pressão alta", "casas")), letters, letters, (query, before, after) => {
-        const expanded = vocab.expandQuery(query);
-        fc.pre(expanded.length > 0);
-        const patterns = expanded.flatMap((term) => term.patterns);
-        // One word: the query's patterns can only occur inside it, after `before`.
-        const word = vocab.normalize(`${before}${patterns[0] ?? ""}${after}`);
-        fc.pre(!word.includes(" ") && !patterns.some((pattern) => word.startsWith(pattern)));
-        return !vocab.matchesQuery(word, expanded);
-      }),
-    );
-  });
-
-  it("matches the same word at the start of a word", () => {
-    fc.assert(
-      fc.property(fc.constantFrom("renda", "rendas", "soja", "milho"), letters, (query, after) => {
-        const expanded = vocab.expandQuery(query);
-        return vocab.matchesQuery(vocab.normalize(`tabela ${query}${after}`), expanded);
-      }),
-    );
-  });
-});
-
-describe("deepResearchResult", () => {
-  const text = fc.string({ unit: "binary", maxLength: 40 });
-  const plain = { noNullPrototype: true } as const;
-  // What JSON can carry: fc.jsonValue may yield -0, which JSON (and so the text block) writes as 0.
-  const jsonData = fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), plain).map((value) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
-  const hit = fc.record({ id: text.filter((id) => id !== ""), title: text, url: text }, plain);
-  const document = fc.record(
-    { id: text.filter((id) => id !== ""), title: text, text, url: text, metadata: jsonData },
-    { requiredKeys: ["id", "title", "text", "url"], noNullPrototype: true },
-  );
-  const json = fc.dictionary(text, fc.jsonValue({ maxDepth: 1 }), plain);
-  const extras = fc.record({ structured: json, meta: json }, { requiredKeys: [], noNullPrototype: true });
-
-  it("puts text that always parses back to the search object, valid against the contract", () => {
-    fc.assert(
-      fc.property(fc.array(hit, { maxLength: 5 }), extras, (results, extra) => {
-        const result = deepResearchResult({ results }, extra);
-        const parsed: unknown = JSON.parse(result.content[0].text);
-        expect(parsed).toStrictEqual({ results });
-        expect(searchOutputSchema.parse(parsed)).toStrictEqual({ results });
-        expect(result.content).toHaveLength(1);
-      }),
-    );
-  });
-
-  it("puts text that always parses back to the document, valid against the contract", () => {
-    fc.assert(
-      fc.property(document, extras, (doc, extra) => {
-        const parsed: unknown = JSON.parse(deepResearchResult(doc, extra).content[0].text);
-        expect(parsed).toStrictEqual(doc);
-        expect(fetchDocumentSchema.safeParse(parsed).success).toBe(true);
       }),
     );
   });

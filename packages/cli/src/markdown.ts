@@ -1,0 +1,130 @@
+/**
+ * Markdown as plain text, for snippets and titles: what a reader sees, without the marks. Every
+ * step is a plain scan or a regular expression with bounded backtracking, so the whole text is
+ * read in linear time.
+ */
+import { decodeEntities } from "./html-text.js";
+
+const HTML_TAG = /<\/?[a-zA-Z][^<>]*>/g;
+const IMG_TAG = /<img\b[^<>]*>/gi;
+const IMAGE = /!\[([^[\]]*)\](?:\([^()]*\)|\[[^[\]]*\])/g;
+const LINK = /\[([^[\]]*)\](?:\([^()]*\)|\[[^[\]]*\])/g;
+const ESCAPE = /\\([!-/:-@[-`{-~])/g;
+/** Marks a backslash-escaped character until emphasis is stripped (a private-use character). */
+const ESCAPED = "\uE001";
+/** Stands for an escaped table pipe, `\|`, while the row's pipes are dropped. */
+const PIPE = "\uE002";
+const FENCE = /^ {0,3}(?:`{3,}|~{3,})/;
+const REFERENCE_DEFINITION = /^ {0,3}\[[^[\]]+\]:[ \t]/;
+/** A table separator row, a thematic break or a setext underline, once the line is known to hold a "-". */
+const TABLE_SEPARATOR = /^[\s|:-]+$/;
+const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
+const LINE_MARKS = /^ {0,3}(?:#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+)/;
+
+
+/** True for a letter or a digit, in any script. */
+function isWordChar(char: string | undefined): boolean {
+  return char !== undefined && /[\p{L}\p{N}]/u.test(char);
+}
+
+/**
+ * Drops emphasis marks (`*`, `_`, `~` runs) that touch a non-word character on one side, so
+ * `**bold**` loses them and `snake_case` keeps its underscore. A plain scan over the runs.
+ *
+ * @example
+ * stripEmphasis("**bold** and snake_case"); // => "bold and snake_case"
+ */
+export function stripEmphasis(text: string): string {
+  if (!/[*_~\uE001]/.test(text)) return text;
+  const chars = [...text];
+  const kept: string[] = [];
+  for (let index = 0; index < chars.length; ) {
+    const char = chars[index] as string;
+    if (char === ESCAPED) {
+      kept.push(chars[index + 1] ?? "");
+      index += 2;
+      continue;
+    }
+    if (char !== "*" && char !== "_" && char !== "~") {
+      kept.push(char);
+      index += 1;
+      continue;
+    }
+    let end = index;
+    while (end < chars.length && (chars[end] === "*" || chars[end] === "_" || chars[end] === "~")) end += 1;
+    if (isWordChar(chars[index - 1]) && isWordChar(chars[end])) kept.push(...chars.slice(index, end));
+    index = end;
+  }
+  return kept.join("");
+}
+
+/**
+ * One line of Markdown (or of HTML inside Markdown) as text: images and badges dropped, links
+ * keep their text, tags, escapes, code and emphasis marks removed, entities decoded, spaces
+ * collapsed.
+ * `onImage` sees each image's alt text (a title made only of a logo uses it).
+ *
+ * @example
+ * stripInlineMarkdown("is-glob [![NPM](https://x/b.svg)](https://x) `fast` <b>glob</b>"); // => "is-glob fast glob"
+ */
+export function stripInlineMarkdown(line: string, onImage?: (alt: string) => void): string {
+  if (!/[<[!\\`*_~&]/.test(line)) return line.replace(/[ \t]+/g, " ").trim();
+  const image = (alt: string | undefined) => {
+    const clean = (alt ?? "").replace(/\s+/g, " ").trim();
+    if (clean !== "") onImage?.(clean);
+    return " ";
+  };
+  const text = line
+    .replace(IMG_TAG, (tag: string) => image(/\salt\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(tag)?.slice(1).find((value) => value !== undefined)))
+    .replace(HTML_TAG, " ")
+    .replace(IMAGE, (_, alt: string) => image(alt))
+    .replace(LINK, "$1")
+    .replaceAll(ESCAPED, "")
+    .replace(ESCAPE, `${ESCAPED}$1`)
+    .replaceAll("`", "");
+  return decodeEntities(stripEmphasis(text)).replace(/[ \t]+/g, " ").trim();
+}
+
+/**
+ * Markdown (or Markdown converted from HTML) as the plain text a snippet shows: no badge, image,
+ * link target, HTML tag or comment, heading or quote mark, list bullet, table pipe or separator
+ * row, code fence or reference definition. Code inside fences stays, as text. Line breaks are kept.
+ *
+ * @example
+ * markdownToText("# Café [![CI](https://x/ci.svg)](https://x)\n\n| a | b |\n| --- | --- |\n| 1 | 2 |");
+ * // => "Café\n\na b\n1 2"
+ */
+export function markdownToText(markdown: string): string {
+  const lines: string[] = [];
+  let fence = false;
+  for (const raw of withoutComments(markdown).split("\n")) {
+    if (FENCE.test(raw)) {
+      fence = !fence;
+      continue;
+    }
+    if (fence) {
+      lines.push(raw);
+      continue;
+    }
+    if (REFERENCE_DEFINITION.test(raw) || SETEXT_UNDERLINE.test(raw) || (raw.includes("-") && TABLE_SEPARATOR.test(raw))) continue;
+    let line = stripInlineMarkdown(raw.replace(LINE_MARKS, "").replaceAll("\\|", PIPE));
+    if (line.includes("|")) line = line.replaceAll("|", " ");
+    line = line.replaceAll(PIPE, "|");
+    lines.push(line.replace(/[ \t]+/g, " ").trim());
+  }
+  return lines.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+}
+
+/** The text without its HTML comments, in one pass. */
+function withoutComments(text: string): string {
+  if (!text.includes("<!--")) return text;
+  const parts: string[] = [];
+  let at = 0;
+  for (let open = text.indexOf("<!--"); open !== -1; open = text.indexOf("<!--", at)) {
+    parts.push(text.slice(at, open));
+    const close = text.indexOf("-->", open + 4);
+    at = close === -1 ? text.length : close + 3;
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
+}

@@ -1,0 +1,101 @@
+/**
+ * The shapes of a catalogue read from the site: its entries, its problems and the parsers'
+ * options. Apart from the parsers so that their XML helpers (./catalogue-xml.ts) and the
+ * parsers (./catalogue.ts) both read them without importing each other.
+ */
+import type { Locale } from "../locales/index.js";
+import type { IndexEntry } from "../ranking/create-index.js";
+
+/**
+ * An index entry read from a catalogue; `lastmod` is the sitemap's `<lastmod>`, when it gave one.
+ *
+ * @example
+ * const entry: CatalogueEntry = {
+ *   id: "page:/live",
+ *   title: "Live",
+ *   url: "https://example.com/live",
+ *   lastmod: "2026-08-24",
+ * };
+ */
+export interface CatalogueEntry extends IndexEntry {
+  readonly lastmod?: string;
+}
+
+/**
+ * What went wrong on one line; `message` already names the line, in the chosen language.
+ *
+ * @example
+ * const kind: CatalogueProblemKind = "relative-url";
+ */
+export type CatalogueProblemKind =
+  | "malformed-xml"
+  | "not-a-sitemap"
+  | "sitemap-index"
+  | "missing-url"
+  | "relative-url"
+  | "invalid-url"
+  | "duplicate-url"
+  | "duplicate-id"
+  | "empty-title"
+  | "not-a-link"
+  | "invalid-lastmod";
+
+/**
+ * One problem found while reading a catalogue. The line is 1-based.
+ *
+ * @example
+ * const problem: CatalogueProblem = {
+ *   line: 7,
+ *   kind: "relative-url",
+ *   message: 'linha 7: a URL "/docs" é relativa; use uma URL absoluta (https://…) ou passe baseUrl.',
+ * };
+ */
+export interface CatalogueProblem {
+  readonly line: number;
+  readonly kind: CatalogueProblemKind;
+  readonly message: string;
+}
+
+/**
+ * The entries that were read, and one problem per bad line.
+ *
+ * @example
+ * const { entries, problems }: CatalogueResult = parseLlmsTxt(text);
+ */
+export interface CatalogueResult {
+  readonly entries: CatalogueEntry[];
+  readonly problems: CatalogueProblem[];
+}
+
+/**
+ * A sitemap's result. `sitemaps` lists the child sitemaps of a `<sitemapindex>` (reported as a
+ * problem too): fetch each one and parse it in turn.
+ *
+ * @example
+ * const { entries, sitemaps }: SitemapResult = parseSitemap(xml);
+ */
+export interface SitemapResult extends CatalogueResult {
+  readonly sitemaps: string[];
+}
+
+/**
+ * Options shared by {@link parseLlmsTxt} and {@link parseSitemap}.
+ *
+ * @example
+ * parseLlmsTxt(text, { locale: "en", baseUrl: "https://example.com/" } satisfies CatalogueOptions);
+ */
+export interface CatalogueOptions {
+  /** Language of the problem messages. @default "pt-BR" */
+  readonly locale?: Locale;
+  /**
+   * Absolute URL against which relative links are resolved (usually where the file was
+   * fetched). Without it a relative link is reported and skipped.
+   * @default undefined
+   */
+  readonly baseUrl?: string;
+  /**
+   * The id of the entry for a URL.
+   * @default (url) => `page:${path}`, the path without a trailing slash, plus the query
+   */
+  readonly id?: (url: URL) => string;
+}

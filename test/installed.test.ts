@@ -1,0 +1,316 @@
+/**
+ * Both packages as a user gets them: the library and the CLI are packed once (`npm pack`, from
+ * the dist that the global setup built) and installed into fresh temporary projects from the
+ * tarballs, everything else from the local npm cache (`--prefer-offline`).
+ *
+ * - "readme": only the README's install line, `npm install @sbissoli/mcp-search
+ *   @modelcontextprotocol/server zod`.
+ * - "cli": the CLI's tarball, plus both optional parsers, so that every package the main entry
+ *   must NOT load is there to be loaded.
+ * - "v1": a project on `@modelcontextprotocol/sdk` v1, with fast-xml-parser but no chrono-node.
+ */
+import { execFile as execFileCallback, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const execFile = promisify(execFileCallback);
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+
+/** Packages that a server using only the main entry must never load. */
+const NEVER_LOADED = ["chrono-node", "fast-xml-parser", "@modelcontextprotocol/client", "@modelcontextprotocol/node", "hono", "@hono/node-server"];
+
+let workspace: string;
+let docs: string;
+const project = (name: "readme" | "cli" | "v1") => join(workspace, name);
+
+async function npm(cwd: string, args: string[]): Promise<string> {
+  const { stdout } = await execFile(NPM, args, { cwd, encoding: "utf8" });
+  return stdout;
+}
+
+/** Packs a package folder into the workspace and returns the tarball's path. */
+async function pack(folder: string): Promise<string> {
+  const name = (await npm(folder, ["pack", "--ignore-scripts", "--silent", "--pack-destination", workspace])).trim().split("\n").at(-1)!;
+  return join(workspace, name);
+}
+
+/** A fresh ESM project with the given packages installed. */
+async function install(name: "readme" | "cli" | "v1", packages: string[]): Promise<void> {
+  await mkdir(project(name));
+  await writeFile(join(project(name), "package.json"), JSON.stringify({ name: `consumer-${name}`, version: "1.0.0", private: true, type: "module" }));
+  await npm(project(name), ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent", ...packages]);
+}
+
+beforeAll(async () => {
+  workspace = await mkdtemp(join(tmpdir(), "mcp-search-installed-"));
+  docs = join(workspace, "docs");
+  await mkdir(docs);
+  await writeFile(join(docs, "brewing.md"), "# Pour-over brewing\n\nBloom the coffee for thirty seconds.");
+  const [library, cli] = await Promise.all([pack(ROOT), pack(join(ROOT, "packages", "cli"))]);
+  await Promise.all([
+    install("readme", [library, "@modelcontextprotocol/server", "zod"]),
+    install("cli", [library, cli, "chrono-node", "fast-xml-parser"]),
+    install("v1", [library, "@modelcontextprotocol/sdk@^1.23", "zod", "fast-xml-parser"]),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  if (workspace !== undefined) await rm(workspace, { recursive: true, force: true });
+});
+
+interface LockEntry {
+  readonly dependencies?: Record<string, string>;
+  readonly optionalDependencies?: Record<string, string>;
+}
+
+/** The installed packages, by name, read from npm's hidden lockfile. */
+async function installedPackages(cwd: string): Promise<Map<string, LockEntry>> {
+  const lock = JSON.parse(await readFile(join(cwd, "node_modules", ".package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
+  return new Map(Object.entries(lock.packages).map(([path, entry]) => [path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length), entry]));
+}
+
+/** Every package the named ones bring, themselves included. */
+function closure(packages: ReadonlyMap<string, LockEntry>, names: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const pending = [...names];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    const entry = packages.get(name);
+    if (seen.has(name) || entry === undefined) continue;
+    seen.add(name);
+    pending.push(...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}));
+  }
+  return seen;
+}
+
+/** The package a file path or file URL belongs to: the part after its last `node_modules/`. */
+function packageOf(path: string): string | undefined {
+  const at = path.lastIndexOf("node_modules/");
+  if (at === -1) return undefined;
+  const [first, second] = path.slice(at + "node_modules/".length).split("/");
+  return first?.startsWith("@") ? `${first}/${second}` : first;
+}
+
+/** Runs node in a project and returns its stdout. */
+async function node(cwd: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  const { stdout } = await execFile(process.execPath, args, { cwd, encoding: "utf8", env: { ...process.env, ...env } });
+  return stdout;
+}
+
+/**
+ * The packages whose files an ESM import of `specifier` loaded: the URLs a loader hook saw
+ * resolved (registered with `module.register` before the import runs, through `node --import`),
+ * and the files in `require.cache`, where the `require`s of a `createRequire` land.
+ */
+async function packagesLoadedByImport(cwd: string, specifier: string): Promise<string[]> {
+  const log = join(cwd, "resolved.log");
+  await writeFile(log, "");
+  await writeFile(
+    join(cwd, "record-hooks.mjs"),
+    [
+      'import { appendFileSync } from "node:fs";',
+      "let log;",
+      "export function initialize(data) { log = data.log; }",
+      "export async function resolve(specifier, context, nextResolve) {",
+      "  const resolved = await nextResolve(specifier, context);",
+      '  appendFileSync(log, resolved.url + "\\n");',
+      "  return resolved;",
+      "}",
+    ].join("\n"),
+  );
+  await writeFile(
+    join(cwd, "record.mjs"),
+    'import { register } from "node:module";\nregister("./record-hooks.mjs", import.meta.url, { data: { log: process.env.RECORD_LOG } });\n',
+  );
+  const script = [
+    `await import(${JSON.stringify(specifier)});`,
+    'const { createRequire } = await import("node:module");',
+    'console.log(JSON.stringify(Object.keys(createRequire(process.cwd() + "/").cache)));',
+  ].join("\n");
+  const required = JSON.parse(await node(cwd, ["--import", "./record.mjs", "--input-type=module", "-e", script], { RECORD_LOG: log })) as string[];
+  const imported = (await readFile(log, "utf8")).split("\n").filter((url) => url.startsWith("file:")).map((url) => fileURLToPath(url));
+  expect(imported.some((path) => packageOf(path) === "@sbissoli/mcp-search")).toBe(true);
+  return [...new Set([...imported, ...required].map((path) => packageOf(path.split("\\").join("/"))).filter((name) => name !== undefined))].sort();
+}
+
+/** The packages whose files a CJS `require` of `specifier` loaded, read from `require.cache`. */
+async function packagesLoadedByRequire(cwd: string, specifier: string): Promise<string[]> {
+  const stdout = await node(cwd, ["-e", `require(${JSON.stringify(specifier)}); console.log(JSON.stringify(Object.keys(require.cache)));`]);
+  const paths = JSON.parse(stdout) as string[];
+  return [...new Set(paths.map((path) => packageOf(path.split("\\").join("/"))).filter((name) => name !== undefined))].sort();
+}
+
+describe("the library installed with the README's line", () => {
+  it("adds itself alone beyond what zod and the server bring", async () => {
+    const packages = await installedPackages(project("readme"));
+    const serverAndZod = closure(packages, ["@modelcontextprotocol/server", "zod"]);
+    const added = [...packages.keys()].filter((name) => name !== "" && !serverAndZod.has(name)).sort();
+    expect(added).toStrictEqual(["@sbissoli/mcp-search"]);
+  });
+
+  it("fails to import ./site without its parsers, with one sentence naming the first one missing", async () => {
+    const script = 'import("@sbissoli/mcp-search/site").catch((error) => console.log(error.name + ": " + error.message));';
+    expect((await node(project("readme"), ["-e", script])).trim()).toBe(
+      'McpSearchError: @sbissoli/mcp-search/site needs the optional peer dependency "fast-xml-parser": install it with `npm install fast-xml-parser`.',
+    );
+  });
+});
+
+describe("the main entry, beside the CLI, both parsers, the client and the HTTP transport", () => {
+  it("has every package it must not load installed", async () => {
+    const installed = await installedPackages(project("cli"));
+    for (const name of NEVER_LOADED) expect(installed.has(name), name).toBe(true);
+  });
+
+  it("loads only itself and zod through ESM import", async () => {
+    expect(await packagesLoadedByImport(project("cli"), "@sbissoli/mcp-search")).toStrictEqual(["@sbissoli/mcp-search", "zod"]);
+  });
+
+  it("loads only itself and zod through CJS require", async () => {
+    expect(await packagesLoadedByRequire(project("cli"), "@sbissoli/mcp-search")).toStrictEqual(["@sbissoli/mcp-search", "zod"]);
+  });
+
+  it("loads the parsers, and still no client or transport, through ./site", async () => {
+    const loaded = await packagesLoadedByImport(project("cli"), "@sbissoli/mcp-search/site");
+    expect(loaded).toContain("chrono-node");
+    expect(loaded).toContain("fast-xml-parser");
+    expect(loaded.filter((name) => name.startsWith("@modelcontextprotocol/") || name.includes("hono"))).toStrictEqual([]);
+  });
+});
+
+describe("a project on @modelcontextprotocol/sdk v1", () => {
+  it("type-checks a server that registers the tools on the v1 McpServer", async () => {
+    const cwd = project("v1");
+    await writeFile(
+      join(cwd, "server.ts"),
+      [
+        'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";',
+        'import { createIndex, registerDeepResearchTools, type DeepResearchTools } from "@sbissoli/mcp-search";',
+        "",
+        "const pages = [",
+        '  { id: "page:/soja", title: "Produção de soja no Paraná", url: "https://example.org/soja", text: "A safra de soja…" },',
+        "];",
+        "const index = createIndex(pages);",
+        'const server = new McpServer({ name: "example-docs", version: "1.0.0" });',
+        "const tools: DeepResearchTools<ReturnType<McpServer[\"registerTool\"]>> = registerDeepResearchTools(server, {",
+        "  search: (query) => index.search(query),",
+        "  fetch: (id) => pages.find((page) => page.id === id) ?? null,",
+        "  resolveId: index.resolve,",
+        '  corpus: "agricultural production pages of example.org",',
+        "  annotations: { readOnlyHint: true },",
+        "});",
+        "tools.fetch.update({ title: \"Read a page\" }); // the v1 RegisteredTool's own method",
+        "// @ts-expect-error the options need a corpus: were the library's types lost, this line would be an error",
+        "registerDeepResearchTools(server, { search: () => [], fetch: () => null });",
+        "",
+      ].join("\n"),
+    );
+    await writeFile(
+      join(cwd, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ["server.ts"],
+      }),
+    );
+    const installed = await installedPackages(cwd);
+    expect(installed.has("@modelcontextprotocol/server")).toBe(false);
+    // skipLibCheck would hide an import of a missing package in the declarations: there is none.
+    const declarations = join(cwd, "node_modules", "@sbissoli", "mcp-search", "dist");
+    for (const file of (await readdir(declarations)).filter((name) => /\.d\.c?ts$/.test(name))) {
+      expect(await readFile(join(declarations, file), "utf8"), file).not.toMatch(/^(?:import|export)\b[^\n]*"@modelcontextprotocol\/|import\("@modelcontextprotocol\//m);
+    }
+    const result = await execFile(process.execPath, [TSC, "-p", cwd], { cwd, encoding: "utf8" }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+    expect(result.stdout).toBe("");
+  }, 60_000);
+
+  it("fails to import ./site without chrono-node, with one sentence naming it", async () => {
+    const script = 'import("@sbissoli/mcp-search/site").catch((error) => console.log(error.name + ": " + error.message));';
+    expect((await node(project("v1"), ["-e", script])).trim()).toBe(
+      'McpSearchError: @sbissoli/mcp-search/site needs the optional peer dependency "chrono-node": install it with `npm install chrono-node`.',
+    );
+  });
+});
+
+/** The stdout lines that are not a JSON-RPC 2.0 message: anything here corrupts the protocol. */
+function nonProtocolLines(stdout: string): string[] {
+  return stdout
+    .split("\n")
+    .filter((line) => line !== "")
+    .filter((line) => {
+      try {
+        return (JSON.parse(line) as { jsonrpc?: unknown }).jsonrpc !== "2.0";
+      } catch {
+        return true;
+      }
+    });
+}
+
+describe("the installed mcp-search bin of @sbissoli/mcp-search-cli", () => {
+  const bin = () => join(project("cli"), "node_modules", ".bin", "mcp-search");
+
+  it("is linked from the CLI package", async () => {
+    expect(await readdir(join(project("cli"), "node_modules", ".bin"))).toContain("mcp-search");
+  });
+
+  it("serves search and fetch over stdio to a real client", async () => {
+    const transport = new StdioClientTransport({ command: bin(), args: ["serve", docs, "--locale", "en"], stderr: "pipe" });
+    const client = new Client({ name: "installed-test", version: "0.0.0" });
+    await client.connect(transport);
+    try {
+      const found = await client.callTool({ name: "search", arguments: { query: "bloom" } });
+      expect((found.structuredContent as { results: { id: string }[] }).results.map((hit) => hit.id)).toStrictEqual(["doc:brewing.md"]);
+      const doc = await client.callTool({ name: "fetch", arguments: { id: "doc:brewing.md" } });
+      expect(doc.structuredContent).toMatchObject({ title: "Pour-over brewing", text: "# Pour-over brewing\n\nBloom the coffee for thirty seconds." });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("writes nothing but protocol to stdout, and its logs to stderr", async () => {
+    const child = spawn(bin(), ["serve", docs], { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const messages = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "search", arguments: { query: "bloom" } } },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "fetch", arguments: { id: "doc:../../etc/passwd" } } },
+    ];
+    const answered = new Promise<void>((resolve) => {
+      child.stdout.on("data", () => {
+        if (stdout.split("\n").filter((line) => line.includes('"id":')).length >= 3) resolve();
+      });
+    });
+    for (const message of messages) child.stdin.write(`${JSON.stringify(message)}\n`);
+    await answered;
+    child.stdin.end();
+    await new Promise((resolve) => child.once("exit", resolve));
+    expect(nonProtocolLines(stdout)).toStrictEqual([]);
+    const replies = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: number; result?: { isError?: boolean } })
+      .sort((a, b) => a.id - b.id);
+    expect(replies.map((reply) => reply.id)).toStrictEqual([1, 2, 3]);
+    expect(replies[2]?.result?.isError).toBe(true);
+    expect(stderr).toContain("mcp-search: indexed 1 documents");
+  });
+});
