@@ -22,10 +22,10 @@ export const DOC_PAIRS: ReadonlyArray<readonly [en: string, pt: string]> = [
   ...GUIDES.map((name) => [`docs/${name}`, `docs/pt-BR/${name}`] as const),
 ];
 
-/** Every Markdown document a user reads, in both languages, plus CONTRIBUTING.md when present. */
+/** Every Markdown document a user reads, in both languages, plus CONTRIBUTING.md and the CLI package's README. */
 export const ALL_DOCS: readonly string[] = [
   ...DOC_PAIRS.flat().filter((path) => existsSync(join(ROOT, path))),
-  ...["CONTRIBUTING.md"].filter((path) => existsSync(join(ROOT, path))),
+  ...["CONTRIBUTING.md", "packages/cli/README.md"].filter((path) => existsSync(join(ROOT, path))),
 ];
 
 export interface Heading {
