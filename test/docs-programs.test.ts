@@ -200,6 +200,20 @@ describe("documentation programs", () => {
     expect(diagnostics).toStrictEqual(["canary.mts:1:7 Type 'string' is not assignable to type 'number'."]);
   });
 
+  it.each(["README.md", "README.pt-BR.md"])("%s: the quick start is plain JavaScript too, as the README says", (doc) => {
+    const quickStart = programs.find((program) => program.doc === doc && /^(?:Quick start|Início rápido)$/.test(program.section));
+    expect(quickStart).toBeDefined();
+    const jsDiagnostics = (source: string) => {
+      const file = join(OUT, "plain-javascript.mjs");
+      writeFileSync(file, source);
+      const program = ts.createProgram([file], { allowJs: true, noEmit: true, noLib: true, types: [], noResolve: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext });
+      return program.getSyntacticDiagnostics(program.getSourceFile(file)).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+    };
+    expect(jsDiagnostics(quickStart!.source)).toStrictEqual([]);
+    // The check can fail: a type annotation is not JavaScript.
+    expect(jsDiagnostics("const n: number = 1;\nexport { n };\n").length).toBeGreaterThan(0);
+  });
+
   it.each(programs.map((program) => [`${program.doc} > ${program.section}`, program] as const))(
     "runs %s in this process",
     async (_name, program) => {
