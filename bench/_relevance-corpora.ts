@@ -10,6 +10,7 @@
  *   description, the answer the page; the NAME section is cut from the indexed page, so the
  *   query's own sentence is not in it.
  *
+ * groff (Debian `groff-base`) renders the manual pages; it is installed with them when missing.
  * From every query, the words of the answer's own name (module path, page names) are dropped.
  */
 import { execFileSync } from "node:child_process";
@@ -43,6 +44,7 @@ export function ensurePackages(log: (line: string) => void): string | undefined 
   const missing = [
     ...(existsSync(join(PYTHON_HTML, "py-modindex.html")) ? [] : ["python3-doc"]),
     ...(existsSync("/usr/share/man/man7/signal.7.gz") ? [] : ["manpages"]),
+    ...(hasCommand("groff") ? [] : ["groff-base"]),
   ];
   if (missing.length === 0) return undefined;
   if (process.getuid?.() !== 0) return `${missing.join(" and ")} missing; run: sudo apt-get install -y ${missing.join(" ")}`;
@@ -53,6 +55,15 @@ export function ensurePackages(log: (line: string) => void): string | undefined 
     return undefined;
   } catch (error) {
     return `apt-get could not install ${missing.join(" ")}: ${(error as Error).message}`;
+  }
+}
+
+function hasCommand(name: string): boolean {
+  try {
+    execFileSync("sh", ["-c", `command -v ${name}`], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -15,7 +15,7 @@ import { buildCorpus, buildQueries, type CorpusLanguage } from "./_corpora.js";
 import { createPlainScan } from "./_plain-scan.js";
 
 type Search = (query: string, limit?: number) => readonly unknown[];
-type EngineName = "createIndex" | "MiniSearch" | "FlexSearch" | "plain scan";
+type EngineName = "createIndex" | "createIndex bm25" | "MiniSearch" | "FlexSearch" | "plain scan";
 
 const BOOSTS = { idText: 10, title: 3, keywords: 2, text: 1 } as const;
 const FIELDS = Object.keys(BOOSTS) as (keyof typeof BOOSTS)[];
@@ -24,6 +24,10 @@ const FIELDS = Object.keys(BOOSTS) as (keyof typeof BOOSTS)[];
 const ENGINES: Record<EngineName, (entries: readonly IndexEntry[]) => Search> = {
   createIndex: (entries) => {
     const index = createIndex(entries);
+    return (query, limit = 10) => index.search(query, { limit });
+  },
+  "createIndex bm25": (entries) => {
+    const index = createIndex(entries, { ranking: "bm25" });
     return (query, limit = 10) => index.search(query, { limit });
   },
   MiniSearch: (entries) => {

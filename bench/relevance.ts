@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import MiniSearch from "minisearch";
-import { BM25_DEFAULTS, createBm25Ranking, type Bm25Parameters } from "../src/ranking/bm25.js";
+import { BM25_DEFAULTS, LONG_STOPWORDS, createBm25Ranking, type Bm25Parameters } from "../src/ranking/bm25.js";
 import { openFolder, type FolderDocument } from "../packages/cli/src/folder.js";
 import { createFolderServer } from "../packages/cli/src/serve.js";
 import { createIndex, createVocabulary, type IndexEntry, type IndexRanking } from "../src/index.js";
@@ -47,11 +47,15 @@ export interface RelevanceRow {
 }
 
 const emptyVocabulary = createVocabulary({ locale: "en", sourceName: "the folder", entries: [] });
+/** Folders opened by the folder-server engines, closed after each corpus. */
+const opened: { close(): void }[] = [];
 
 /** The folder server behind a real MCP Client, linked in memory. */
 function folderServer(ranking: IndexRanking): Engine["build"] {
   return async (corpus) => {
-    const folder = await openFolder({ root: corpus.root, vocabulary: emptyVocabulary, ranking, watch: false });
+    // Watched, as `mcp-search serve` does: a search on an unchanged folder does not re-stat it.
+    const folder = await openFolder({ root: corpus.root, vocabulary: emptyVocabulary, ranking });
+    opened.push(folder);
     const server = createFolderServer({ name: "bench", version: "0.0.0", folder, vocabulary: emptyVocabulary, locale: "en", limit: 10 });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
@@ -66,31 +70,6 @@ function folderServer(ranking: IndexRanking): Engine["build"] {
 
 const entriesOf = (documents: readonly FolderDocument[]): IndexEntry[] =>
   documents.map(({ id, title, url, text }) => ({ id, title, url, text }));
-
-/** Best-chunk scoring: every window of `words` words (half overlapping) is an entry; a document ranks by its best. */
-function passages(parameters: Bm25Parameters, words: number): Engine["build"] {
-  return async (_, documents) => {
-    const chunks: IndexEntry[] = [];
-    const owner: string[] = [];
-    for (const doc of documents) {
-      const all = doc.text.split(/\s+/);
-      for (let from = 0, k = 0; from === 0 || from < all.length - words / 2; from += words / 2, k++) {
-        chunks.push({ id: `${doc.id}\u0000${k}`, title: doc.title, url: doc.url, text: all.slice(from, from + words).join(" ") });
-        owner.push(doc.id);
-      }
-    }
-    const ranking = createBm25Ranking(chunks, parameters);
-    const ownerOf = new Map(chunks.map((chunk, i) => [chunk.id, owner[i] as string]));
-    return (query) => {
-      const seen = new Set<string>();
-      for (const hit of ranking.search(query, 400)) {
-        seen.add(ownerOf.get(hit.id) as string);
-        if (seen.size === 10) break;
-      }
-      return [...seen];
-    };
-  };
-}
 
 const WORD = /[a-z0-9]+/g;
 
@@ -190,18 +169,21 @@ export const ENGINES: readonly Engine[] = [
 ];
 
 export const VARIANTS: readonly Engine[] = [
+  variant("whole document only (no lead, no passages)", { leadWeight: 0, passageWeight: 0 }),
+  variant("no lead view", { leadWeight: 0 }),
+  variant("no passages", { passageWeight: 0 }),
+  variant("best passage only", { leadWeight: 0, passageWeight: 1e6 }),
   variant("no plural folding", { fold: false }),
   variant("no prefixes", { prefix: 0 }),
   variant("prefix 0.5", { prefix: 0.5 }),
+  variant("longer stopword list", { stopwords: LONG_STOPWORDS }),
   variant("equal field weights", { weights: [1, 1, 1, 1] }),
-  variant("id weight 0", { weights: [0, 3, 1.5, 1] }),
-  variant("title weight 5", { weights: [0.5, 5, 1.5, 1] }),
-  variant("title weight 1.5", { weights: [0.5, 1.5, 1.5, 1] }),
-  variant("k1 0.9, text b 0.4", { k1: 0.9, b: [0.5, 0.5, 0.5, 0.4] }),
   variant("k1 2", { k1: 2 }),
   variant("text b 0.9", { b: [0.5, 0.5, 0.5, 0.9] }),
-  { name: "variant: passages of 200 words", build: passages(BM25_DEFAULTS, 200) },
-  { name: "variant: passages of 500 words", build: passages(BM25_DEFAULTS, 500) },
+  variant("lead of 50 tokens", { lead: 50 }),
+  variant("passages of 200 tokens", { passage: 200 }),
+  variant("best passage × 0.5", { passageWeight: 0.5 }),
+  variant("best passage × 1", { passageWeight: 1 }),
 ];
 
 function percentile(values: number[], p: number): number {
@@ -254,6 +236,7 @@ export async function evaluateCorpus(corpus: RelevanceCorpus, engines: readonly 
     }
     rows.push(score(engine.name, corpus.queries, ranked, latencies));
   }
+  for (const folder of opened.splice(0)) folder.close();
   return { rows, skipped };
 }
 

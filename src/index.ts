@@ -53,9 +53,8 @@ export type {
   UsageKind,
   UsageRecorder,
   UsageShape,
-} from "./factory/register.js";
+} from "./factory/types.js";
 export type { DeepResearchToolAnnotations, McpServerLike, RegisteredToolLike } from "./factory/server.js";
-
 export type { LibraryErrorClass } from "./factory/outcomes.js";
 
 // Locales

@@ -5,7 +5,7 @@
 import { McpSearchError } from "../errors.js";
 import { checkLocale, type Locale } from "../locales/index.js";
 import { DEFAULT_LIMIT } from "../ranking/create-index.js";
-import type { DeepResearchToolsOptions } from "./register.js";
+import type { DeepResearchToolsOptions } from "./types.js";
 import { MAX_TIMEOUT_MS } from "./deadline.js";
 
 const OPTIONAL_FUNCTIONS = ["resolveId", "notFound", "onError", "extendOutputSchema", "record", "classifyError", "classifyThrown"] as const;

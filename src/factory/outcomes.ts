@@ -13,7 +13,7 @@ import {
   type EnvelopeExtras,
 } from "../envelope.js";
 import type { LocaleTexts } from "../locales/index.js";
-import type { DeepResearchToolsOptions } from "./register.js";
+import type { DeepResearchToolsOptions } from "./types.js";
 import { formatPath, type ReplyProblem } from "./replies.js";
 import { classifyFailure, messageOf, readMessage } from "./telemetry.js";
 

@@ -123,6 +123,9 @@ export const en: LocaleTexts = {
     duplicateId: (id, firstLine) => `the id ${JSON.stringify(id)} repeats the one on line ${firstLine}; the first one stands.`,
     emptyTitle: (url) => `the link to ${url} has no title.`,
     notALink: (text) => `list item without a [Title](url) link: ${JSON.stringify(text)}.`,
+    detailCut: (left) => `… (${left} more characters left out)`,
+    moreProblems: (left) => `${left} more problem(s) found and left out of this list.`,
+    tooLarge: (bytes, max) => `the text is ${bytes} bytes, over the ${max}-byte limit (maxBytes); nothing was read.`,
     invalidLastmod: (value) =>
       `<lastmod> ${JSON.stringify(value)} is not a W3C date (YYYY-MM-DD or date and time); the page was kept without it.`,
   },

@@ -132,6 +132,9 @@ export const ptBR: LocaleTexts = {
     duplicateId: (id, firstLine) => `o id ${JSON.stringify(id)} repete o da linha ${firstLine}; vale o primeiro.`,
     emptyTitle: (url) => `o link para ${url} não tem título.`,
     notALink: (text) => `item de lista sem link no formato [Título](url): ${JSON.stringify(text)}.`,
+    detailCut: (left) => `… (mais ${left} caracteres omitidos)`,
+    moreProblems: (left) => `mais ${left} problema(s) encontrados e omitidos desta lista.`,
+    tooLarge: (bytes, max) => `o texto tem ${bytes} bytes, acima do limite de ${max} (maxBytes); nada foi lido.`,
     invalidLastmod: (value) =>
       `<lastmod> ${JSON.stringify(value)} não é uma data W3C (AAAA-MM-DD ou data e hora); a página foi mantida sem ela.`,
   },

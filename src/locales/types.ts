@@ -120,6 +120,12 @@ export interface CatalogueTexts {
   readonly emptyTitle: (url: string) => string;
   readonly notALink: (text: string) => string;
   readonly invalidLastmod: (value: string) => string;
+  /** The end of a problem detail cut at its cap: how many characters were left out. */
+  readonly detailCut: (left: number) => string;
+  /** The last problem of a capped list: how many more were found and left out. */
+  readonly moreProblems: (left: number) => string;
+  /** A text over `maxBytes`, not read at all. */
+  readonly tooLarge: (bytes: number, max: number) => string;
 }
 
 /**

@@ -38,7 +38,9 @@ export type CatalogueProblemKind =
   | "duplicate-id"
   | "empty-title"
   | "not-a-link"
-  | "invalid-lastmod";
+  | "invalid-lastmod"
+  | "more-problems"
+  | "too-large";
 
 /**
  * One problem found while reading a catalogue. The line is 1-based.
@@ -98,4 +100,17 @@ export interface CatalogueOptions {
    * @default (url) => `page:${path}`, the path without a trailing slash, plus the query
    */
   readonly id?: (url: URL) => string;
+  /**
+   * The most problems returned; past it, one last `"more-problems"` problem says how many were
+   * left out. Each problem's message is capped too (at 200 characters of detail).
+   * @default 100
+   */
+  readonly maxProblems?: number;
+  /**
+   * The largest text read, in UTF-8 bytes; a larger one gives no entries and one `"too-large"`
+   * problem. Parsing holds the whole text and its tree in memory, about 25 times the text's
+   * size at peak (a 99 MB sitemap peaked at 2.4 GB).
+   * @default 52428800 (50 MiB, the sitemaps.org limit for one sitemap)
+   */
+  readonly maxBytes?: number;
 }

@@ -26,7 +26,27 @@ export function settings(options: CatalogueOptions, caller: string) {
       throw new McpSearchError(`${caller}: baseUrl ${JSON.stringify(options.baseUrl)} is not an absolute URL.`);
     }
   }
-  return { texts: localeTexts(checkLocale(options.locale, caller)).catalogue, base, id: options.id ?? pageId };
+  return {
+    texts: localeTexts(checkLocale(options.locale, caller)).catalogue,
+    base,
+    id: options.id ?? pageId,
+    maxProblems: Math.max(0, options.maxProblems ?? DEFAULT_MAX_PROBLEMS),
+    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+  };
+}
+
+/** The most problems a parser returns, by default. */
+export const DEFAULT_MAX_PROBLEMS = 100;
+/** The largest text a parser reads, by default: the sitemaps.org limit of one sitemap. */
+export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
+/** The longest detail of one problem message, in characters. */
+export const MAX_DETAIL_CHARS = 200;
+
+/** The text's UTF-8 size when it is over `max`, else `undefined`; linear only near the limit. */
+export function oversize(text: string, max: number): number | undefined {
+  if (text.length * 3 <= max) return undefined;
+  const bytes = Buffer.byteLength(text, "utf8");
+  return bytes > max ? bytes : undefined;
 }
 
 export type Settings = ReturnType<typeof settings>;
@@ -62,12 +82,22 @@ export class Collector {
   constructor(private readonly s: Settings) {}
 
   problem(line: number, kind: CatalogueProblemKind, detail: string): void {
-    this.problems.push({ line, kind, message: `${this.s.texts.line(line)}: ${detail}` });
+    const capped = detail.length > MAX_DETAIL_CHARS ? detail.slice(0, MAX_DETAIL_CHARS) + this.s.texts.detailCut(detail.length - MAX_DETAIL_CHARS) : detail;
+    this.problems.push({ line, kind, message: `${this.s.texts.line(line)}: ${capped}` });
   }
 
-  /** Problems by line; a stable sort keeps the order of two problems on one line. */
+  /**
+   * Problems by line (a stable sort keeps the order of two problems on one line), at most
+   * `maxProblems`, then one that says how many more were left out.
+   */
   sortedProblems(): CatalogueProblem[] {
-    return [...this.problems].sort((a, b) => a.line - b.line);
+    const sorted = [...this.problems].sort((a, b) => a.line - b.line);
+    const first = sorted[this.s.maxProblems];
+    if (first === undefined) return sorted;
+    const left = sorted.length - this.s.maxProblems;
+    const kept = sorted.slice(0, this.s.maxProblems);
+    kept.push({ line: first.line, kind: "more-problems", message: `${this.s.texts.line(first.line)}: ${this.s.texts.moreProblems(left)}` });
+    return kept;
   }
 
   /** Resolves `raw`, checks it, and returns the URL to build an entry from, or null. */

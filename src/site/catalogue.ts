@@ -9,6 +9,7 @@ import {
   Collector,
   elementsOf,
   lineFinder,
+  oversize,
   parseXml,
   readLink,
   recoverElements,
@@ -96,6 +97,11 @@ function headingText(raw: string): string {
 export function parseLlmsTxt(text: string, options: CatalogueOptions = {}): CatalogueResult {
   const s = settings(options, "parseLlmsTxt");
   const out = new Collector(s);
+  const bytes = oversize(text, s.maxBytes);
+  if (bytes !== undefined) {
+    out.problem(1, "too-large", s.texts.tooLarge(bytes, s.maxBytes));
+    return { entries: [], problems: out.sortedProblems() };
+  }
   const sections: string[] = [];
   let fenced = false;
   const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
@@ -159,6 +165,11 @@ const LASTMOD = /^\d{4}(?:-\d{2}(?:-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:
 export function parseSitemap(text: string, options: CatalogueOptions = {}): SitemapResult {
   const s = settings(options, "parseSitemap");
   const out = new Collector(s);
+  const bytes = oversize(text, s.maxBytes);
+  if (bytes !== undefined) {
+    out.problem(1, "too-large", s.texts.tooLarge(bytes, s.maxBytes));
+    return { entries: [], problems: out.sortedProblems(), sitemaps: [] };
+  }
   const xml = text.replace(/^\uFEFF/, "");
   const lineAt = lineFinder(xml);
   const verdict = loadPeer("fast-xml-parser").XMLValidator.validate(xml);

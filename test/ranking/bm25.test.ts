@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BM25_DEFAULTS, bm25Tokens, createBm25Ranking, foldPlural, type Bm25Parameters } from "../../src/ranking/bm25.js";
+import { BM25_DEFAULTS, LONG_STOPWORDS, bm25Tokens, createBm25Ranking, foldPlural, passageStarts, type Bm25Parameters } from "../../src/ranking/bm25.js";
 import { McpSearchError, createIndex, type IndexEntry } from "../../src/index.js";
 
 /**
@@ -8,16 +8,44 @@ import { McpSearchError, createIndex, type IndexEntry } from "../../src/index.js
  * plain scan with no postings.
  */
 function oracleScores(entries: readonly IndexEntry[], query: string, parameters: Bm25Parameters): number[] {
-  const fieldTokens = entries.map((entry) => [
-    bm25Tokens(entry.id, parameters.fold),
-    bm25Tokens(entry.title, parameters.fold),
-    (entry.keywords ?? []).flatMap((keyword) => bm25Tokens(keyword, parameters.fold)),
-    bm25Tokens(entry.text ?? "", parameters.fold),
-  ]);
+  const { lead, leadWeight, passage, passageWeight } = parameters;
+  const tokensOf = (entry: IndexEntry) => bm25Tokens(entry.text ?? "", parameters);
+  const whole = collectionScores(entries.map((entry) => fieldsOf(entry, tokensOf(entry), parameters)), query, parameters);
+  const leads = collectionScores(entries.map((entry) => fieldsOf(entry, tokensOf(entry).slice(0, lead), parameters)), query, parameters);
+  const owner: number[] = [];
+  const windows: string[][][] = [];
+  entries.forEach((entry, e) => {
+    const text = tokensOf(entry);
+    // Literally: a window every W/2 tokens while the previous one has not reached the end.
+    const step = Math.max(1, Math.floor(passage / 2));
+    for (let from = 0; from === 0 || from - step + passage < text.length; from += step) {
+      windows.push(fieldsOf(entry, text.slice(from, from + passage), parameters));
+      owner.push(e);
+    }
+  });
+  const passages = collectionScores(windows, query, parameters);
+  return whole.map((score, e) => {
+    const best = Math.max(0, ...passages.filter((_, p) => owner[p] === e));
+    return score + leadWeight * leads[e]! + passageWeight * best;
+  });
+}
+
+function fieldsOf(entry: IndexEntry, text: string[], parameters: Bm25Parameters): string[][] {
+  return [
+    bm25Tokens(entry.id, parameters),
+    bm25Tokens(entry.title, parameters),
+    (entry.keywords ?? []).flatMap((keyword) => bm25Tokens(keyword, parameters)),
+    text,
+  ];
+}
+
+/** BM25F over one collection of units (field token lists). */
+function collectionScores(fieldTokens: readonly string[][][], query: string, parameters: Bm25Parameters): number[] {
+  const entries = fieldTokens;
   const n = entries.length;
   const average = [0, 1, 2, 3].map((f) => fieldTokens.reduce((sum, fields) => sum + fields[f]!.length, 0) / n);
   const scores = entries.map(() => 0);
-  for (const q of new Set(bm25Tokens(query, parameters.fold))) {
+  for (const q of new Set(bm25Tokens(query, parameters))) {
     const tfs = fieldTokens.map((fields) =>
       fields.reduce((sum, tokens, f) => {
         if (tokens.length === 0) return sum;
@@ -48,6 +76,11 @@ const parameters = fc.record({
   b: fc.tuple(fc.constantFrom(0, 0.5), fc.constantFrom(0, 0.5, 1), fc.constantFrom(0.5), fc.constantFrom(0.3, 0.75, 1)),
   prefix: fc.constantFrom(0, 0.3, 1),
   fold: fc.boolean(),
+  stopwords: fc.constantFrom(BM25_DEFAULTS.stopwords, LONG_STOPWORDS),
+  lead: fc.constantFrom(0, 2, 5, 50),
+  leadWeight: fc.constantFrom(0, 1),
+  passage: fc.constantFrom(1, 3, 4, 200),
+  passageWeight: fc.constantFrom(0, 0.5),
 });
 
 describe("foldPlural", () => {
@@ -63,6 +96,14 @@ describe("foldPlural", () => {
     for (const word of ["files", "processes", "libraries", "boxes", "populacoes", "luzes"]) {
       expect(foldPlural(foldPlural(word))).toBe(foldPlural(word));
     }
+  });
+});
+
+describe("passageStarts", () => {
+  it.each([
+    [0, 4, [0]], [4, 4, [0]], [5, 4, [0, 2]], [6, 4, [0, 2]], [7, 4, [0, 2, 4]], [3, 1, [0, 1, 2]],
+  ])("cuts %i tokens into windows of %i starting at %j", (length, size, expected) => {
+    expect(passageStarts(length, size)).toStrictEqual(expected);
   });
 });
 

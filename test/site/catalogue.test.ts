@@ -401,3 +401,37 @@ describe("mergeCatalogues", () => {
     expect(mergeCatalogues([], sitemap)).toStrictEqual(sitemap);
   });
 });
+
+describe("parseSitemap and parseLlmsTxt under hostile input", () => {
+  it("caps each problem message and the problem list, saying how many were left out", () => {
+    // 100k unclosed <url> tags: the parser's message holds its whole tag stack (about 1 MB).
+    const unclosed = parseSitemap(`<urlset>${"<url>".repeat(100_000)}`, { locale: "en" });
+    expect(Math.max(...unclosed.problems.map((problem) => problem.message.length))).toBeLessThan(400);
+    expect(unclosed.problems[0]?.message).toMatch(/… \(\d+ more characters left out\)/);
+    const relative = parseSitemap(`<urlset>${"<url><loc>/a</loc></url>\n".repeat(150)}</urlset>`, { locale: "en" });
+    expect(relative.problems.length).toBe(101);
+    expect(relative.problems.at(-1)).toStrictEqual({
+      line: 101,
+      kind: "more-problems",
+      message: "line 101: 50 more problem(s) found and left out of this list.",
+    });
+  });
+
+  it("keeps a list at the cap whole, and honours maxProblems", () => {
+    const lines = Array.from({ length: 5 }, (_, index) => `- not a link ${index}`).join("\n");
+    expect(parseLlmsTxt(`# T\n## S\n${lines}`, { locale: "en" }).problems.map((problem) => problem.kind)).toStrictEqual(Array(5).fill("not-a-link"));
+    const capped = parseLlmsTxt(`# T\n## S\n${lines}`, { locale: "en", maxProblems: 2 }).problems;
+    expect(capped.map((problem) => [problem.line, problem.kind])).toStrictEqual([[3, "not-a-link"], [4, "not-a-link"], [5, "more-problems"]]);
+    expect(capped[2]?.message).toBe("line 5: 3 more problem(s) found and left out of this list.");
+  });
+
+  it("reads nothing past maxBytes, and says so", () => {
+    const xml = `<urlset>${"<url><loc>https://example.com/a</loc></url>".repeat(100)}</urlset>`;
+    expect(parseSitemap(xml, { locale: "en", maxBytes: 1000 })).toStrictEqual({
+      entries: [],
+      sitemaps: [],
+      problems: [{ line: 1, kind: "too-large", message: `line 1: the text is ${xml.length} bytes, over the 1000-byte limit (maxBytes); nothing was read.` }],
+    });
+    expect(parseSitemap(xml, { maxBytes: xml.length }).entries).toHaveLength(1);
+  });
+});

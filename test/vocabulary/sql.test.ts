@@ -3,7 +3,8 @@ import { getMunicipalities } from "@brazilian-utils/brazilian-utils";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { McpSearchError, buildGlobClause, createVocabulary, type ExpandedTerm } from "../../src/index.js";
+import { McpSearchError, SQL_CLAUSE_LIMITS, buildGlobClause, createVocabulary, type ExpandedTerm } from "../../src/index.js";
+import { TABLE_CASE, tableAndQuery, tableVocabulary } from "../_word-start-arbitraries.js";
 
 const vocab = createVocabulary({
   locale: "pt-BR",
@@ -184,6 +185,106 @@ describe("buildGlobClause against a real SQLite", () => {
     expect(ids.filter((id) => id >= NAMES.length - TRICKY_NAMES.length)).toStrictEqual(idsOf(...names));
     expect(ids).toStrictEqual(jsIds(expanded));
     expect(db.prepare("SELECT count(*) AS n FROM names").get()).toStrictEqual({ n: NAMES.length });
+  });
+});
+
+describe("buildGlobClause is bounded", () => {
+  const cjk = Array.from({ length: 1024 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(" ");
+
+  it("refuses a 2047-character query of 1024 CJK words with McpSearchError naming maxTerms", () => {
+    expect(cjk).toHaveLength(2047);
+    const build = () => buildGlobClause(vocab.expandQuery(cjk), "name_lc");
+    expect(build).toThrow(McpSearchError);
+    expect(build).toThrow("buildGlobClause: a consulta tem 1024 termos; o máximo é 16 (SQL_CLAUSE_LIMITS.maxTerms)");
+    expect(() => buildGlobClause(vocab.expandQuery(cjk), "name_lc", { locale: "en" })).toThrow(
+      "buildGlobClause: the query has 1024 terms; the maximum is 16 (SQL_CLAUSE_LIMITS.maxTerms)",
+    );
+  });
+
+  it("refuses an entry of 500 sources with McpSearchError naming maxPatterns", () => {
+    const wide = createVocabulary({
+      sourceName: "a fonte",
+      entries: [{ asked: "largo", source: Array.from({ length: 500 }, (_, i) => `fonte${String(i).padStart(3, "0")}x`) }],
+    });
+    expect(() => buildGlobClause(wide.expandQuery("largo"), "name_lc")).toThrow(
+      "buildGlobClause: a expansão tem 501 padrões; o máximo é 32 (SQL_CLAUSE_LIMITS.maxPatterns)",
+    );
+  });
+
+  it("refuses a pattern longer than maxPatternLength, and takes the longest legal query word", () => {
+    const long = "a".repeat(SQL_CLAUSE_LIMITS.maxPatternLength + 1);
+    expect(() => buildGlobClause([{ term: long, patterns: [long], translated: false }], "name_lc")).toThrow(
+      `um padrão tem ${long.length} caracteres; o máximo é ${SQL_CLAUSE_LIMITS.maxPatternLength}`,
+    );
+    const word = "b".repeat(2047);
+    expect(sqlIds(vocab.expandQuery(word))).toStrictEqual([]);
+  });
+
+  it("runs on SQLite at the caps, and selects what matchesQuery accepts", () => {
+    expect(SQL_CLAUSE_LIMITS).toStrictEqual({ maxTerms: 16, maxPatterns: 32, maxPatternLength: 4096 });
+    // 16 terms of two patterns each: 32 patterns, 64 bound values, the widest clause allowed.
+    const words = [...new Set(NORMALISED.flatMap((name) => name.split(/[^a-z0-9]+/)).filter((w) => w.length > 3))];
+    const expanded: ExpandedTerm[] = Array.from({ length: 16 }, (_, i) => ({
+      term: `t${i}`,
+      patterns: i === 0 ? ["cultivo", "comercio"] : [words[i * 7]!.slice(0, 3), "de"],
+      translated: false,
+    }));
+    const { sql, params } = buildGlobClause(expanded, "name_lc");
+    expect(params).toHaveLength(64);
+    expect(sql.split("AND")).toHaveLength(16);
+    expect(sqlIds(expanded)).toStrictEqual(jsIds(expanded));
+    expect(() => buildGlobClause([...expanded, { term: "x", patterns: ["x"], translated: false }], "name_lc")).toThrow(McpSearchError);
+  });
+
+  it("nests the ORs and ANDs as a balanced tree, not a chain", () => {
+    const expanded: ExpandedTerm[] = [
+      { term: "a", patterns: ["a1", "b1", "c1"], translated: false },
+      { term: "b", patterns: ["d1"], translated: false },
+      { term: "c", patterns: ["e1"], translated: false },
+    ];
+    const pair = "(c GLOB ? OR c GLOB ?)";
+    expect(buildGlobClause(expanded, "c").sql).toBe(`((((${pair} OR ${pair}) OR ${pair}) AND ${pair}) AND ${pair})`);
+  });
+
+  it("strips NUL: the query \"\\0zz\" looks for zz, not for any row with punctuation", () => {
+    expect(vocab.expandQuery("\0zz")).toStrictEqual([{ term: "zz", patterns: ["zz"], translated: false }]);
+    expect(buildGlobClause([{ term: "\0zz", patterns: ["\0zz"], translated: false }], "name_lc").params).toStrictEqual([
+      "zz*",
+      "*[^a-z0-9]zz*",
+    ]);
+    expect(sqlIds(vocab.expandQuery("\0zz"))).toStrictEqual([]);
+  });
+
+  it("drops a pattern another pattern of its term covers", () => {
+    const expanded: ExpandedTerm[] = [{ term: "carros", patterns: ["carros", "automoveis", "carro", "automove"], translated: true }];
+    expect(buildGlobClause(expanded, "c").params).toStrictEqual(["carro*", "*[^a-z0-9]carro*", "automove*", "*[^a-z0-9]automove*"]);
+  });
+
+  it.each([null, "soja", [{ term: "x" }], [{ term: "x", patterns: [1] }]])("refuses the expansion %j with McpSearchError", (bad) => {
+    expect(() => buildGlobClause(bad as unknown as ExpandedTerm[], "c")).toThrow("buildGlobClause: a expansão deve ser uma lista");
+  });
+});
+
+describe("buildGlobClause on random tables", () => {
+  it("selects exactly the rows matchesQuery accepts", () => {
+    const probe = db.prepare("SELECT count(*) AS n FROM names");
+    let selectedSome = 0;
+    fc.assert(
+      fc.property(TABLE_CASE, (input) => {
+        const { table, query } = tableAndQuery(input);
+        const expanded = tableVocabulary.expandQuery(query);
+        const { sql, params } = buildGlobClause(expanded, "name_lc");
+        const selected = db
+          .prepare(`WITH t(id, name_lc) AS (SELECT key, value FROM json_each(?)) SELECT id FROM t WHERE ${sql} ORDER BY id`)
+          .all(JSON.stringify(table), ...params) as { id: number }[];
+        const accepted = table.flatMap((text, id) => (tableVocabulary.matchesQuery(text, expanded) ? [id] : []));
+        expect(selected.map((row) => row.id)).toStrictEqual(accepted);
+        if (accepted.length > 0) selectedSome += 1;
+      }),
+      { numRuns: 400 },
+    );
+    expect(selectedSome).toBeGreaterThan(80); // the property saw real matches, not only empty sets
+    expect(probe.get()).toStrictEqual({ n: NAMES.length });
   });
 });
 

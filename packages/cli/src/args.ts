@@ -10,7 +10,7 @@ import type { ContractLocale, IndexRanking } from "@sbissoli/mcp-search";
  *
  * @example
  * const options: ServeArguments = { folder: "./docs", locale: "pt-BR", limit: 10, maxChars: 20000,
- *   snippetChars: 240, maxFileBytes: 1048576, allowedHosts: [], ranking: "bm25" };
+ *   snippetChars: 240, maxFileBytes: 1048576, allowedHosts: [], allowedOrigins: [], ranking: "bm25" };
  */
 export interface ServeArguments {
   readonly folder: string;
@@ -32,6 +32,13 @@ export interface ServeArguments {
   readonly vocabulary?: string | undefined;
   /** Public host names accepted in the `Host` header, e.g. a tunnel's. @default [] */
   readonly allowedHosts: readonly string[];
+  /** Origins accepted in the `Origin` header besides the loopback and allowed hosts'. @default [] */
+  readonly allowedOrigins: readonly string[];
+  /**
+   * The bearer token every HTTP request must carry; the bin also reads it from `MCP_SEARCH_TOKEN`,
+   * which keeps it out of `ps`. @default undefined (no authentication)
+   */
+  readonly token?: string | undefined;
   /** How search ranks documents: BM25F for prose, or the library's rule. @default "bm25" */
   readonly ranking: IndexRanking;
 }
@@ -62,6 +69,8 @@ const OPTIONS = {
   "max-file-bytes": { type: "string" },
   vocabulary: { type: "string" },
   "allowed-host": { type: "string", multiple: true },
+  "allowed-origin": { type: "string", multiple: true },
+  token: { type: "string" },
   ranking: { type: "string" },
 } as const;
 
@@ -106,6 +115,27 @@ function parseBaseUrl(value: string | undefined): string | undefined {
   return url.href; // openFolder ends it with one "/": the one place that normalises the base URL
 }
 
+function parseOrigin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--allowed-origin must be an origin such as https://app.example.com (got ${JSON.stringify(value)}).`);
+  }
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.origin === "null") {
+    throw new UsageError(`--allowed-origin must be an http or https origin (got ${JSON.stringify(value)}).`);
+  }
+  return url.origin;
+}
+
+function parseToken(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[\x21-\x7e]{16,}$/.test(value)) {
+    throw new UsageError("--token must be at least 16 printable ASCII characters with no spaces.");
+  }
+  return value;
+}
+
 /**
  * Parses the arguments after `node mcp-search`. Never throws: misuse is `{ command: "error" }`
  * with one sentence.
@@ -145,6 +175,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         maxFileBytes: positiveInteger("max-file-bytes", values["max-file-bytes"], 1024 * 1024),
         vocabulary: values.vocabulary,
         allowedHosts: values["allowed-host"] ?? [],
+        allowedOrigins: (values["allowed-origin"] ?? []).map(parseOrigin),
+        token: parseToken(values.token),
         ranking,
       },
     };
@@ -166,7 +198,14 @@ Options of serve:
   --http [host:]port     serve Streamable HTTP at http://host:port/mcp instead of stdio;
                          host defaults to 127.0.0.1 (a non-loopback host must be written out)
   --allowed-host NAME    also accept this Host header over HTTP (a tunnel or proxy's public
-                         name); repeatable. Loopback names are always accepted
+                         name); repeatable. Loopback names and the bound address are always
+                         accepted. Behind such a name, the Origins of ChatGPT and Claude's
+                         connectors (https://chatgpt.com, https://claude.ai, https://claude.com)
+                         are accepted too
+  --allowed-origin URL   also accept this Origin header over HTTP; repeatable
+  --token TOKEN          every HTTP request must send "Authorization: Bearer TOKEN" (16+
+                         characters); prefer the MCP_SEARCH_TOKEN environment variable, which
+                         stays out of ps
   --base-url URL         a document's url is URL + its path (default: its file:// URI);
                          citations in ChatGPT need a public URL
   --locale pt-BR|en      language of titles, schema descriptions and messages (default pt-BR)

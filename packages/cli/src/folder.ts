@@ -4,15 +4,17 @@
  * does a refresh list the tree and stat every file, re-read the files whose modification time or
  * size changed, drop the deleted ones, and rebuild the search index. Without a working watch,
  * every refresh does that check. Every read goes through the one containment check,
- * {@link resolveInside}.
+ * {@link readInside}, which checks and reads on one file descriptor. A path that cannot be
+ * listed or stat'ed is skipped and logged, never fatal; a refresh that fails is retried by the
+ * next call.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from "node:fs";
+import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createIndex, tokenize, type IndexEntry, type IndexRanking, type SearchIndex, type Vocabulary } from "@sbissoli/mcp-search";
 import { decodeUtf8, extractDocument, SUPPORTED_EXTENSIONS } from "./documents.js";
-import { documentId, resolveInside } from "./paths.js";
+import { documentId, readInside, type InsideRead, relativeMessage, resolveInside } from "./paths.js";
 import { createTreeWatch, settleEvents, type TreeWatchOptions } from "./watch.js";
 
 /**
@@ -115,12 +117,24 @@ export interface Folder {
 /**
  * What was known of a file at the last refresh; `document` is absent when it was skipped. `entry`
  * is what every rebuild indexes: its keywords and {@link searchableText}, worked out once per read.
+ * `changed` is the status-change time (ctime): a `chmod` that makes a file readable moves it, not
+ * the modification time. `retry` marks a file that changed while it was read: the next refresh
+ * reads it again whatever its times.
  */
 interface Known {
   readonly modified: number;
+  readonly changed: number;
   readonly size: number;
+  readonly retry?: boolean;
   readonly document?: FolderDocument;
   readonly entry?: IndexEntry;
+}
+
+/** The times and size a refresh compares. */
+interface FileStat {
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly size: number;
 }
 
 /** A file found by the walk, and whether it is a symbolic link. */
@@ -156,35 +170,39 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   let running: Promise<FolderSnapshot> | undefined;
   let queued: Promise<FolderSnapshot> | undefined;
   let links: Listed[] = [];
+  /** True while `known` holds changes the current snapshot does not: set by a refresh, cleared by a rebuild. */
+  let unbuilt = false;
+  /** How many known files changed while they were read, and are read again by the next refresh. */
+  let retrying = 0;
   const watch = createTreeWatch(root, { log, enabled: options.watch ?? true, watch: options.watchFolder });
 
   const urlOf = (relative: string) =>
     baseUrl === undefined ? pathToFileURL(join(root, relative)).href : baseUrl + relative.split("/").map(encodeURIComponent).join("/");
 
-  async function readOne(file: Listed, modified: number, size: number): Promise<Known> {
+  function readOne(file: Listed, info: FileStat): Known {
+    const { mtimeMs: modified, ctimeMs: changed, size } = info;
     if (size > maxFileBytes) {
       log(`skipped ${file.relative}: ${size} bytes is over the ${maxFileBytes}-byte cap`);
-      return { modified, size };
+      return { modified, changed, size };
     }
-    const real = await resolveInside(root, file.relative);
-    if (real === null) {
-      log(`skipped ${file.relative}: it resolves outside the folder`);
-      return { modified, size };
+    const read = readInside(root, file.relative, maxFileBytes);
+    if (!read.ok) {
+      log(`skipped ${file.relative}: ${SKIP_REASONS[read.why]}${read.code === undefined ? "" : ` (${read.code})`}`);
+      return { modified, changed, size, retry: read.why === "changed" };
     }
-    const bytes = readCapped(real, maxFileBytes);
-    const source = bytes === undefined ? undefined : decodeUtf8(bytes);
+    const source = decodeUtf8(read.bytes);
     if (source === undefined) {
       log(`skipped ${file.relative}: not readable as UTF-8 text`);
-      return { modified, size };
+      return { modified, changed, size };
     }
     // Relative links of an HTML page resolve against its public URL, only under --base-url.
     const { title, text, format } = extractDocument(file.relative, source, baseUrl === undefined ? {} : { url: urlOf(file.relative) });
     const id = documentId(file.relative);
-    const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), text, format, bytes: size, modified };
+    const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), text, format, bytes: read.size, modified: read.modified };
     const keywords = options.vocabulary.askedWordsFor(`${title}\n${text}`);
     // BM25 counts repeats, so it indexes the whole text; the rule only needs each token once.
     const indexed = ranking === "bm25" ? text : searchableText(text);
-    return { modified, size, document, entry: { id, title, url: document.url, keywords, text: indexed } };
+    return { modified, changed, size, document, entry: { id, title, url: document.url, keywords, text: indexed } };
   }
 
   /** True when a symbolic link now resolves to another file, or changed size or time. */
@@ -192,7 +210,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     for (const file of links) {
       const info = await statLink(root, file);
       const before = known.get(file.relative);
-      if (info === null ? before !== undefined : before?.modified !== info.mtimeMs || before.size !== info.size) return true;
+      if (info === null ? before !== undefined : isStale(before, info)) return true;
     }
     return false;
   }
@@ -200,8 +218,16 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   async function check(): Promise<FolderSnapshot> {
     await settleEvents();
     // A link's target may sit in an unwatched folder (hidden, vendor): links are always checked.
-    if (!watch.takeDirty() && !(await linksChanged())) return current;
-    return run();
+    // A file that changed while it was read is read again.
+    if (!watch.takeDirty() && retrying === 0 && !(await linksChanged())) return current;
+    try {
+      return await run();
+    } catch (error) {
+      // The dirty mark was taken: put it back, so the next call walks again instead of serving
+      // this stale snapshot for good; and no absolute path of the server's disk in the message.
+      watch.markDirty();
+      throw new Error(relativeMessage(root, error instanceof Error ? error.message : String(error)));
+    }
   }
 
   async function run(): Promise<FolderSnapshot> {
@@ -213,30 +239,28 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     });
     watch.retain(folders);
     links = listed.filter((file) => file.link);
-    let changed = false;
     const seen = new Set<string>();
-    const stale: { file: Listed; modified: number; size: number }[] = [];
+    const stale: { file: Listed; info: FileStat }[] = [];
     for (const file of listed) {
-      const info = file.link ? await statLink(root, file) : statFile(root, file);
+      const info = file.link ? await statLink(root, file) : statFile(root, file, log);
       if (info === null) continue;
       seen.add(file.relative);
-      const before = known.get(file.relative);
-      if (before === undefined || before.modified !== info.mtimeMs || before.size !== info.size) {
-        stale.push({ file, modified: info.mtimeMs, size: info.size });
-      }
+      if (isStale(known.get(file.relative), info)) stale.push({ file, info });
     }
-    await mapLimit(stale, 16, async ({ file, modified, size }) => {
-      known.set(file.relative, await readOne(file, modified, size));
-      changed = true;
-    });
+    for (const { file, info } of stale) {
+      known.set(file.relative, readOne(file, info));
+      unbuilt = true;
+    }
     for (const relative of [...known.keys()]) {
       if (seen.has(relative) && known.has(relative)) continue;
       const gone = known.get(relative);
       if (gone?.document !== undefined) removed.add(gone.document.id);
       known.delete(relative);
-      changed = true;
+      unbuilt = true;
     }
-    if (!changed) return current;
+    retrying = 0;
+    for (const entry of known.values()) if (entry.retry === true) retrying += 1;
+    if (!unbuilt) return current;
     const relatives = [...known.keys()].sort(compareCodeUnits);
     const documents = new Map<string, FolderDocument>();
     const entries: IndexEntry[] = [];
@@ -248,6 +272,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       removed.delete(entry.document.id);
     }
     current = { documents, index: createIndex(entries, { ranking }), removed };
+    unbuilt = false; // only once the new snapshot stands: a rebuild that throws is tried again
     log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms`);
     return current;
   }
@@ -298,51 +323,44 @@ export function searchableText(text: string): string {
   return tokenize(text).join(" ");
 }
 
-/**
- * The bytes of a regular file of at most `max` bytes, or `undefined`. The read is synchronous on
- * purpose, after the asynchronous containment check: a file is capped, and one blocking read
- * from the page cache is about twice as fast as `readFile`'s four thread-pool round trips (cold
- * index of 10k files: ~0.7 s → ~0.3 s of reading). `O_NONBLOCK` keeps a FIFO swapped in after
- * the stat from blocking the server; the size is checked again on the open file.
- */
-function readCapped(path: string, max: number): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.size > max) return undefined;
-    const buffer = Buffer.allocUnsafe(info.size);
-    let read = 0;
-    while (read < info.size) {
-      const n = readSync(fd, buffer, read, info.size - read, read);
-      if (n === 0) break; // the file shrank since fstat
-      read += n;
-    }
-    return buffer.subarray(0, read);
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Code-unit order: deterministic, independent of the machine's locale. */
 function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The size and modification time of a plain listed file, or `null` when it vanished. */
-function statFile(root: string, file: Listed): { mtimeMs: number; size: number } | null {
-  const info = lstatSync(join(root, file.relative), { throwIfNoEntry: false });
+/**
+ * The size and times of a plain listed file, or `null` when it vanished or cannot be stat'ed (a
+ * folder without search permission, a path too long, a folder replaced by a file since it was
+ * listed): such a path is logged and skipped, never fatal.
+ */
+function statFile(root: string, file: Listed, log: (line: string) => void): FileStat | null {
+  let info;
+  try {
+    info = lstatSync(join(root, file.relative), { throwIfNoEntry: false });
+  } catch (error) {
+    log(`skipped ${file.relative}: it cannot be stat'ed (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    return null;
+  }
   return info?.isFile() === true ? info : null;
 }
 
+/** True when a listed file must be read (again): new, changed, or marked for a retry. */
+function isStale(before: Known | undefined, info: FileStat): boolean {
+  return before === undefined || before.retry === true || before.modified !== info.mtimeMs || before.changed !== info.ctimeMs || before.size !== info.size;
+}
+
+/** What each refusal of {@link readInside} means, in a log line. */
+const SKIP_REASONS: Readonly<Record<Exclude<InsideRead, { ok: true }>["why"], string>> = {
+  outside: "it resolves outside the folder",
+  missing: "it vanished before it could be read",
+  "not-file": "it is not a regular file",
+  "too-large": "it grew over the size cap",
+  changed: "it changed while it was read (a link swapped in?); it is read again on the next call",
+  unreadable: "it cannot be opened or read",
+};
+
 /** The same for a symbolic link, followed only when it resolves inside the root. */
-async function statLink(root: string, file: Listed): Promise<{ mtimeMs: number; size: number } | null> {
+async function statLink(root: string, file: Listed): Promise<FileStat | null> {
   const real = await resolveInside(root, file.relative);
   if (real === null) return null;
   const info = await stat(real).catch(() => null);
@@ -350,8 +368,8 @@ async function statLink(root: string, file: Listed): Promise<{ mtimeMs: number; 
 }
 
 /**
- * Lists the supported files under `root`, as relative paths with "/" separators. Vendor and
- * hidden folders are skipped; symbolic links to folders are not followed (no cycles); symbolic
+ * Lists the supported files under `root`, as relative paths with "/" separators. Vendor
+ * folders, and hidden folders and files (a name starting with "."), are skipped; symbolic links to folders are not followed (no cycles); symbolic
  * links to files are listed and checked for containment when read. `visit` sees each folder just
  * before it is listed (the change watch starts there). The listing and the stats
  * are synchronous on purpose: for thousands of files, one blocking pass is several times faster
@@ -365,31 +383,20 @@ function walk(root: string, log: (line: string) => void, visit: (folder: string)
     let entries: Dirent[];
     try {
       entries = readdirSync(join(root, folder), { withFileTypes: true });
-    } catch {
-      log(`skipped folder ${folder || "."}: it cannot be read`);
+    } catch (error) {
+      log(`skipped folder ${folder || "."}: it cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
       continue;
     }
     for (const entry of entries) {
       const relative = folder === "" ? entry.name : `${folder}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!entry.name.startsWith(".") && !VENDOR_FOLDERS.has(entry.name)) pending.push(relative);
+      } else if (entry.name.startsWith(".")) {
+        continue; // hidden files are skipped like hidden folders
       } else if ((entry.isFile() || entry.isSymbolicLink()) && SUPPORTED_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
         found.push({ relative, link: entry.isSymbolicLink() });
       }
     }
   }
   return found;
-}
-
-/** Runs `task` over `items` with at most `limit` in flight. */
-async function mapLimit<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await task(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { HELP, parseCommandLine, type ServeArguments } from "./args.js";
 import { runDemo } from "./demo.js";
 import { openFolder } from "./folder.js";
-import { isLoopback, serveFolderHttp, serveFolderStdio, type FolderServerOptions } from "./serve.js";
+import { serveFolderHttp, serveFolderStdio, type FolderServerOptions } from "./serve.js";
 import { folderTexts } from "./texts.js";
 import { loadVocabulary } from "./vocabulary-file.js";
 
@@ -41,10 +41,19 @@ async function serve(args: ServeArguments, version: string): Promise<void> {
     log(`serving ${folder.root} over stdio`);
     return;
   }
-  if (!isLoopback(args.http.host)) {
-    log(`warning: listening on ${args.http.host}, reachable from other machines; put it behind HTTPS`);
+  const token = args.token ?? tokenFromEnvironment();
+  const serving = await serveFolderHttp(
+    options,
+    { ...args.http, allowedHosts: args.allowedHosts, allowedOrigins: args.allowedOrigins, token },
+    log,
+  );
+  if (!serving.loopback) {
+    log(
+      token === undefined
+        ? `warning: listening on ${args.http.host}, reachable from other machines, with no token: anyone who can reach it can read the folder. Set MCP_SEARCH_TOKEN (or --token), or put an authenticating proxy in front; and serve it over HTTPS`
+        : `warning: listening on ${args.http.host}, reachable from other machines; put it behind HTTPS so the token does not travel in clear`,
+    );
   }
-  const serving = await serveFolderHttp(options, { ...args.http, allowedHosts: args.allowedHosts }, log);
   log(`serving ${folder.root} over Streamable HTTP at ${serving.url}`);
   const stop = () => {
     folder.close();
@@ -52,6 +61,14 @@ async function serve(args: ServeArguments, version: string): Promise<void> {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+}
+
+/** The token from `MCP_SEARCH_TOKEN`, when set and not empty; checked like `--token`. */
+function tokenFromEnvironment(): string | undefined {
+  const value = process.env["MCP_SEARCH_TOKEN"];
+  if (value === undefined || value === "") return undefined;
+  if (!/^[\x21-\x7e]{16,}$/.test(value)) throw new Error("MCP_SEARCH_TOKEN must be at least 16 printable ASCII characters with no spaces.");
+  return value;
 }
 
 async function main(argv: readonly string[]): Promise<number | undefined> {

@@ -3,6 +3,7 @@
  * every disk access goes through ({@link resolveInside}), and the lexical clean-up that turns an
  * id, a bare path, a url or a `file://` URI into a path relative to the served root.
  */
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { isAbsolute, relative as relativePath, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,7 +20,17 @@ export const ID_PREFIX = "doc:";
  */
 export type ParsedId =
   | { readonly ok: true; readonly relative: string; readonly page: number }
-  | { readonly ok: false; readonly why: "nul" | "outside" };
+  | { readonly ok: false; readonly why: RefusedId };
+
+/**
+ * Why an id was refused before any disk access: it holds a NUL byte, names no path at all
+ * (`doc:`, `doc:.`), cannot be decoded (bad percent-encoding, a malformed `file://` URI), or
+ * climbs out of the served folder.
+ *
+ * @example
+ * const why: RefusedId = "empty";
+ */
+export type RefusedId = "nul" | "empty" | "invalid" | "outside";
 
 /** Where the served folder lives, and how its documents are addressed. */
 export interface RootAddress {
@@ -47,6 +58,104 @@ export async function resolveInside(root: string, relative: string): Promise<str
     return null;
   }
   return isWithin(root, real) ? real : null;
+}
+
+/**
+ * What {@link readInside} found: the bytes and the stat of the very file read, or why nothing
+ * was read. `code` is the file system's error code, when there was one.
+ *
+ * @example
+ * const read: InsideRead = { ok: false, why: "unreadable", code: "EACCES" };
+ */
+export type InsideRead =
+  | { readonly ok: true; readonly bytes: Buffer; readonly modified: number; readonly size: number }
+  | { readonly ok: false; readonly why: "outside" | "missing" | "not-file" | "too-large" | "changed" | "unreadable"; readonly code?: string };
+
+/** `O_NOFOLLOW` where the platform has it (not on Windows, where it is 0 and links are checked by fstat). */
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * Checks and reads `relative` under `root` as ONE operation on one file descriptor, so a file
+ * swapped for a symbolic link between the check and the read cannot make it read anything outside
+ * the root. The path is resolved (`realpath`) and checked to be inside the root; the real path is
+ * opened with `O_NOFOLLOW` (a link swapped in as its last part fails to open); the descriptor's
+ * device and inode must be those of the checked path; where the system names an open descriptor's
+ * file (`/proc/self/fd` on Linux), that name must be inside the root too (a folder above the file
+ * swapped for a link). Only then is the descriptor read, at most `max` bytes. `O_NONBLOCK` keeps a
+ * FIFO swapped in from blocking the server. Synchronous on purpose: a file is capped, and one
+ * blocking read from the page cache is about twice as fast as `readFile`'s thread-pool round trips.
+ *
+ * @example
+ * readInside("/srv/docs", "guides/brewing.md", 1 << 20); // => { ok: true, bytes: <Buffer …>, … }
+ * readInside("/srv/docs", "leak.md", 1 << 20);           // => { ok: false, why: "outside" } (a link to /etc/passwd)
+ */
+export function readInside(root: string, relative: string, max: number): InsideRead {
+  if (relative.includes("\0")) return { ok: false, why: "outside" };
+  let real: string;
+  let checked: { dev: number; ino: number; isFile(): boolean };
+  try {
+    real = realpathSync.native(resolve(root, relative));
+    if (!isWithin(root, real)) return { ok: false, why: "outside" };
+    checked = lstatSync(real);
+  } catch (error) {
+    return failed(error);
+  }
+  if (!checked.isFile()) return { ok: false, why: "not-file" };
+  let fd: number;
+  try {
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | NO_FOLLOW);
+  } catch (error) {
+    return failed(error);
+  }
+  try {
+    const info = fstatSync(fd);
+    if (info.dev !== checked.dev || info.ino !== checked.ino || !info.isFile()) return { ok: false, why: "changed" };
+    const named = descriptorPath(fd);
+    if (named !== undefined && !isWithin(root, named.replace(/ \(deleted\)$/, ""))) return { ok: false, why: "changed" };
+    if (info.size > max) return { ok: false, why: "too-large" };
+    const buffer = Buffer.allocUnsafe(info.size);
+    let read = 0;
+    while (read < info.size) {
+      const n = readSync(fd, buffer, read, info.size - read, read);
+      if (n === 0) break; // the file shrank since fstat
+      read += n;
+    }
+    return { ok: true, bytes: buffer.subarray(0, read), modified: info.mtimeMs, size: info.size };
+  } catch (error) {
+    return failed(error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The path the system holds for an open descriptor (Linux), or `undefined` where it names none. */
+function descriptorPath(fd: number): string | undefined {
+  if (process.platform !== "linux") return undefined;
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An error of the file system as a refusal; a link swapped in (`ELOOP`) means the file changed. */
+function failed(error: unknown): InsideRead {
+  const code = (error as NodeJS.ErrnoException).code ?? "";
+  if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, why: "missing", code };
+  if (code === "ELOOP") return { ok: false, why: "changed", code };
+  return { ok: false, why: "unreadable", code };
+}
+
+/**
+ * An error's message with every mention of the served folder's absolute path made relative to it,
+ * so no answer reveals where the folder lives on the server's disk.
+ *
+ * @example
+ * relativeMessage("/srv/docs", "EACCES: permission denied, scandir '/srv/docs/private'");
+ * // => "EACCES: permission denied, scandir './private'"
+ */
+export function relativeMessage(root: string, message: string): string {
+  return root === sep ? message : message.replaceAll(root, ".");
 }
 
 /** True when `candidate` is `root` or below it; both absolute, already resolved. */
@@ -112,15 +221,21 @@ export function parseId(input: string, address: RootAddress, indexed?: { has(rel
     rest = rest.slice(0, suffix.index);
   }
   const path = pathPart(rest, address);
-  if (path === null) return { ok: false, why: "outside" };
+  if (typeof path !== "string") return { ok: false, why: path.why };
+  if (path.includes("\0")) return { ok: false, why: "nul" };
   const asWritten = BACKSLASH_SEPARATES || indexed === undefined ? null : cleanRelative(path, "literal");
   const relative = asWritten !== null && indexed?.has(asWritten) === true ? asWritten : cleanRelative(path);
-  if (relative === null) return { ok: false, why: "outside" };
+  if (relative === null) return { ok: false, why: namesNothing(path) ? "empty" : "outside" };
   return { ok: true, relative, page: Math.max(1, page) };
 }
 
-/** The path inside an id, a url or a file URI; `null` when it names a place outside the root. */
-function pathPart(rest: string, address: RootAddress): string | null {
+/** True when a path has no segment but `.` (and separators): `""`, `"."`, `"./"`, `"/"`. */
+function namesNothing(path: string): boolean {
+  return path.replaceAll("\\", "/").split("/").every((part) => part === "" || part === ".");
+}
+
+/** The path inside an id, a url or a file URI, or why it cannot name a place inside the root. */
+function pathPart(rest: string, address: RootAddress): string | { readonly why: "invalid" | "outside" } {
   if (rest.startsWith(ID_PREFIX)) return rest.slice(ID_PREFIX.length);
   if (address.baseUrl !== undefined) {
     const published = pathUnderBaseUrl(rest, address.baseUrl);
@@ -131,9 +246,9 @@ function pathPart(rest: string, address: RootAddress): string | null {
     try {
       absolute = fileURLToPath(rest);
     } catch {
-      return null;
+      return { why: "invalid" };
     }
-    return isWithin(address.root, absolute) ? relativePath(address.root, absolute) : null;
+    return isWithin(address.root, absolute) ? relativePath(address.root, absolute) : { why: "outside" };
   }
   return rest;
 }
@@ -141,18 +256,18 @@ function pathPart(rest: string, address: RootAddress): string | null {
 /**
  * The decoded path of `rest` below the base URL, when `rest` is a url on the base URL's host: the
  * scheme (http or https, or none written), the host's case and a leading `www.` do not matter;
- * the port and the path prefix must match. `undefined` when `rest` is not on that host; `null`
+ * the port and the path prefix must match. `undefined` when `rest` is not on that host; a reason
  * when it is, but outside the base path or not decodable.
  */
-function pathUnderBaseUrl(rest: string, baseUrl: string): string | null | undefined {
+function pathUnderBaseUrl(rest: string, baseUrl: string): string | { readonly why: "invalid" | "outside" } | undefined {
   const base = webUrl(baseUrl);
   const url = webUrl(rest) ?? webUrl(`https://${rest}`);
   if (base === undefined || url === undefined || bareHost(url) !== bareHost(base) || url.port !== base.port) return undefined;
-  if (!url.pathname.startsWith(base.pathname)) return null;
+  if (!url.pathname.startsWith(base.pathname)) return { why: "outside" };
   try {
     return decodeURIComponent(url.pathname.slice(base.pathname.length));
   } catch {
-    return null;
+    return { why: "invalid" };
   }
 }
 

@@ -9,14 +9,11 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  hostHeaderValidation,
-  originValidation,
-  toNodeHandler,
-  type NodeIncomingMessageLike,
-} from "@modelcontextprotocol/node";
+import { toNodeHandler, type NodeIncomingMessageLike } from "@modelcontextprotocol/node";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { createRequestGuard, HTTP_LIMITS, isLoopbackAddress, readJsonBody, type HttpLimits } from "./http-guard.js";
+import { createLineGuard, MAX_LINE_BYTES } from "./stdio-guard.js";
 import { registerFolderTools, type FolderToolsOptions } from "./tools.js";
 
 /** The path the HTTP server answers MCP on. */
@@ -47,14 +44,25 @@ export function createFolderServer(options: FolderServerOptions): McpServer {
 }
 
 /**
- * Serves over this process's stdin and stdout. Nothing else may write to stdout.
+ * Serves over this process's stdin and stdout. Nothing else may write to stdout. stdin reaches
+ * the SDK's transport through a line guard (./stdio-guard.ts): a line over
+ * {@link MAX_LINE_BYTES}, a line that is not JSON, or a message the SDK would not answer is
+ * answered with one JSON-RPC error, and the server keeps serving.
  *
  * @example
  * const handle = serveFolderStdio(options);
  * process.on("SIGTERM", () => void handle.close());
  */
 export function serveFolderStdio(options: FolderServerOptions, log: (line: string) => void): { close(): Promise<void> } {
-  return serveStdio(() => createFolderServer(options), { onerror: (error) => log(`stdio error: ${error.message}`) });
+  let transport: StdioServerTransport | undefined;
+  const guard = createLineGuard((refusal) => {
+    const error = { jsonrpc: "2.0" as const, id: refusal.id, error: { code: refusal.code, message: refusal.message } };
+    // A refusal's id may be null (the SDK's types allow it only on errors, as JSON-RPC does).
+    transport?.send(error as Parameters<StdioServerTransport["send"]>[0]).catch((failure: unknown) => log(`stdio error: ${String(failure)}`));
+  }, log);
+  process.stdin.pipe(guard);
+  transport = new StdioServerTransport(guard, process.stdout, { maxBufferSize: MAX_LINE_BYTES + 16 });
+  return serveStdio(() => createFolderServer(options), { transport, onerror: (error) => log(`stdio error: ${error.message}`) });
 }
 
 /**
@@ -66,19 +74,37 @@ export function serveFolderStdio(options: FolderServerOptions, log: (line: strin
 export interface HttpServing {
   readonly url: string;
   readonly server: Server;
+  /** True when the bound address only this machine can reach (127.0.0.0/8, ::1). */
+  readonly loopback: boolean;
   close(): Promise<void>;
 }
 
-/** True for the host names that only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+/**
+ * Where and how to listen over HTTP.
+ *
+ * @example
+ * const listen: HttpListen = { host: "127.0.0.1", port: 8787, allowedHosts: ["mcp.example.com"], token: "s3cret" };
+ */
+export interface HttpListen {
+  readonly host: string;
+  readonly port: number;
+  /** Public host names accepted in `Host` (a tunnel's or proxy's). @default [] */
+  readonly allowedHosts?: readonly string[] | undefined;
+  /** Extra origins accepted in `Origin`. @default [] */
+  readonly allowedOrigins?: readonly string[] | undefined;
+  /** When set, every request needs `Authorization: Bearer <token>`. @default undefined */
+  readonly token?: string | undefined;
+  /** Timeouts and caps; tests shorten them. @default HTTP_LIMITS */
+  readonly limits?: Partial<HttpLimits> | undefined;
 }
 
 /**
- * Serves over Streamable HTTP at `http://host:port/mcp`. On a loopback host, or whenever
- * `allowedHosts` is given, the `Host` and `Origin` headers must name a loopback host or one of
- * `allowedHosts` (DNS-rebinding protection); a tunnel's public name goes in `allowedHosts`. A
- * non-loopback host without `allowedHosts` leaves those checks to the reverse proxy in front.
+ * Serves over Streamable HTTP at `http://host:port/mcp`. Whether the server is on loopback is
+ * decided by the address it bound (`server.address()`), not by the spelling of `host`. On
+ * loopback, or whenever `allowedHosts` is given, the `Host` and `Origin` headers are checked
+ * (DNS-rebinding protection; see ./http-guard.ts); with a token every request needs it. The
+ * timeouts, the connection cap, the body cap and the batch cap of {@link HTTP_LIMITS} bound what
+ * one client can hold.
  *
  * @example
  * const serving = await serveFolderHttp(options, { host: "127.0.0.1", port: 8787 }, log);
@@ -86,29 +112,44 @@ export function isLoopback(host: string): boolean {
  */
 export async function serveFolderHttp(
   options: FolderServerOptions,
-  listen: { readonly host: string; readonly port: number; readonly allowedHosts?: readonly string[] },
+  listen: HttpListen,
   log: (line: string) => void,
 ): Promise<HttpServing> {
   const onerror = (error: Error) => log(`http error: ${error.message}`);
-  const handler = createMcpHandler(() => createFolderServer(options), { onerror });
-  const handle = toNodeHandler(handler, { onerror });
-  const allowed = listen.allowedHosts ?? [];
-  const guarded = isLoopback(listen.host) || allowed.length > 0;
-  const names = ["localhost", "127.0.0.1", "[::1]", ...allowed];
-  const validateHost = hostHeaderValidation(names);
-  const validateOrigin = originValidation(names);
-  const server = createServer((req, res) => {
+  const limits: HttpLimits = { ...HTTP_LIMITS, ...listen.limits };
+  const handler = createMcpHandler(() => createFolderServer(options), { onerror, maxRequestBodySize: limits.maxBodyBytes });
+  const handle = toNodeHandler(handler, { onerror, maxRequestBodySize: limits.maxBodyBytes });
+  let guard: ReturnType<typeof createRequestGuard> | undefined;
+  // The header and request timeouts are checked at this interval (Node: every 30 s).
+  const checking = Math.max(100, Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 2);
+  const server = createServer({ connectionsCheckingInterval: checking }, (req, res) => {
+    if (guard === undefined) {
+      res.writeHead(503, { connection: "close" }).end(); // not listening yet: never served unchecked
+      return;
+    }
+    if (!guard(req, res)) return;
     const path = (req.url ?? "/").split("?", 1)[0];
     if (path !== MCP_PATH) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end(`Not found. The MCP endpoint is ${MCP_PATH}.\n`);
       return;
     }
-    if (guarded && (!validateHost(req, res) || !validateOrigin(req, res))) return;
-    handle(req as NodeIncomingMessageLike, res).catch((error: unknown) => {
+    void (async () => {
+      let parsed: { readonly body: unknown } | undefined;
+      if (req.method === "POST") {
+        parsed = await readJsonBody(req, res, limits);
+        if (parsed === undefined) return;
+      }
+      await handle(req as NodeIncomingMessageLike, res, parsed?.body);
+    })().catch((error: unknown) => {
       onerror(error instanceof Error ? error : new Error(String(error)));
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  server.setTimeout(limits.socketIdleTimeoutMs, (socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(listen.port, listen.host.replace(/^\[(.*)\]$/, "$1"), () => {
@@ -116,11 +157,13 @@ export async function serveFolderHttp(
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  const { port, address } = server.address() as AddressInfo;
+  guard = createRequestGuard({ address, allowedHosts: listen.allowedHosts ?? [], allowedOrigins: listen.allowedOrigins ?? [], token: listen.token });
   const hostInUrl = listen.host.includes(":") && !listen.host.startsWith("[") ? `[${listen.host}]` : listen.host;
   return {
     url: `http://${hostInUrl}:${port}${MCP_PATH}`,
     server,
+    loopback: isLoopbackAddress(address),
     close: async () => {
       await handler.close();
       await new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@
  * locale tables. Operator-facing text (help, stderr) is English.
  */
 import type { ContractLocale } from "@sbissoli/mcp-search";
+import type { RefusedId } from "./paths.js";
 
 /**
  * Every message the folder server puts in a tool result.
@@ -30,12 +31,26 @@ export interface FolderTexts {
   /** The id asked for a page past the end (the document changed or never had it). */
   readonly stalePage: (id: string, pages: number, first: string) => string;
   /** The id was refused before any disk access. */
-  readonly refused: (id: string, why: "nul" | "outside") => string;
+  readonly refused: (id: string, why: RefusedId) => string;
   /** The line closing a page that is not the last one. */
   readonly truncatedPage: (page: number, pages: number, next: string) => string;
   /** The line closing the last page of a paged document. */
   readonly lastPage: (page: number, pages: number) => string;
 }
+
+const PT_BR_REFUSALS: Readonly<Record<RefusedId, string>> = {
+  nul: "contém um byte nulo",
+  empty: "está vazio, não nomeia nenhum documento",
+  invalid: "não é um caminho válido (codificação percentual ou URI malformada)",
+  outside: "aponta para fora da pasta servida",
+};
+
+const EN_REFUSALS: Readonly<Record<RefusedId, string>> = {
+  nul: "it contains a NUL byte",
+  empty: "it is empty and names no document",
+  invalid: "it is not a valid path (malformed percent-encoding or URI)",
+  outside: "it points outside the served folder",
+};
 
 const PT_BR: FolderTexts = {
   sourceName: "os documentos da pasta",
@@ -53,9 +68,7 @@ const PT_BR: FolderTexts = {
   stalePage: (id, pages, first) =>
     `O id ${JSON.stringify(id)} pede uma página que não existe: o documento tem ${pages} ${pages === 1 ? "página" : "páginas"} (talvez tenha mudado). Leia ${JSON.stringify(first)} ou busque de novo com a ferramenta search.`,
   refused: (id, why) =>
-    why === "nul"
-      ? `O id ${JSON.stringify(id)} foi recusado: contém um byte nulo. Use um id devolvido pela ferramenta search.`
-      : `O id ${JSON.stringify(id)} foi recusado: aponta para fora da pasta servida. Use um id devolvido pela ferramenta search.`,
+    `O id ${JSON.stringify(id)} foi recusado: ${PT_BR_REFUSALS[why]}. Use um id devolvido pela ferramenta search.`,
   truncatedPage: (page, pages, next) =>
     `[Texto truncado: página ${page} de ${pages}. Para ler o resto, chame fetch com o id ${JSON.stringify(next)}.]`,
   lastPage: (page, pages) => `[Página ${page} de ${pages}: fim do documento.]`,
@@ -76,10 +89,7 @@ const EN: FolderTexts = {
     `The document ${JSON.stringify(id)} no longer exists: it was moved, renamed or deleted. Search again with the search tool to get current ids.`,
   stalePage: (id, pages, first) =>
     `The id ${JSON.stringify(id)} asks for a page that does not exist: the document has ${pages} ${pages === 1 ? "page" : "pages"} (it may have changed). Read ${JSON.stringify(first)} or search again with the search tool.`,
-  refused: (id, why) =>
-    why === "nul"
-      ? `The id ${JSON.stringify(id)} was refused: it contains a NUL byte. Use an id returned by the search tool.`
-      : `The id ${JSON.stringify(id)} was refused: it points outside the served folder. Use an id returned by the search tool.`,
+  refused: (id, why) => `The id ${JSON.stringify(id)} was refused: ${EN_REFUSALS[why]}. Use an id returned by the search tool.`,
   truncatedPage: (page, pages, next) =>
     `[Truncated: page ${page} of ${pages}. To read the rest, call fetch with the id ${JSON.stringify(next)}.]`,
   lastPage: (page, pages) => `[Page ${page} of ${pages}: end of the document.]`,

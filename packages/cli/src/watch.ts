@@ -11,7 +11,7 @@ import { watch as watchFs, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 
 /** Codes that mean "this folder is gone or closed to us", not "watching does not work here". */
-const FOLDER_GONE = new Set(["ENOENT", "ENOTDIR", "EACCES", "EPERM"]);
+const FOLDER_GONE = new Set(["ENOENT", "ENOTDIR", "EACCES", "EPERM", "ENAMETOOLONG", "ELOOP"]);
 
 /**
  * The change watch of one root.
@@ -30,6 +30,8 @@ export interface TreeWatch {
   retain(folders: ReadonlySet<string>): void;
   /** Whether anything happened since the last call, and clears the mark. */
   takeDirty(): boolean;
+  /** Sets the mark again: a refresh that took it failed, so the next call must walk. */
+  markDirty(): void;
   /** Closes every watch. Idempotent. */
   close(): void;
 }
@@ -124,6 +126,9 @@ export function createTreeWatch(root: string, options: TreeWatchOptions = {}): T
       const was = dirty || !active;
       dirty = false;
       return was;
+    },
+    markDirty() {
+      dirty = true;
     },
     close() {
       active = false;

@@ -45,7 +45,28 @@ describe("parseCommandLine", () => {
         maxFileBytes: 1024 * 1024,
         vocabulary: undefined,
         allowedHosts: [],
+        allowedOrigins: [],
+        token: undefined,
+        ranking: "bm25",
       },
+    });
+  });
+
+  it("reads --allowed-origin as an origin and --token of 16 characters or more", () => {
+    const line = parseCommandLine(["serve", "docs", "--http", "0", "--allowed-origin", "https://App.example/x", "--token", "0123456789abcdef"]);
+    expect(line.command === "serve" && [line.options.allowedOrigins, line.options.token]).toStrictEqual([["https://app.example"], "0123456789abcdef"]);
+    expect(parseCommandLine(["serve", "docs", "--allowed-origin", "ftp://x"])).toStrictEqual({
+      command: "error",
+      message: '--allowed-origin must be an http or https origin (got "ftp://x").',
+    });
+  });
+
+  it("switches the folder back to the rule with --ranking rule, and refuses other rankings", () => {
+    const line = parseCommandLine(["serve", "docs", "--ranking", "rule"]);
+    expect(line.command === "serve" && line.options.ranking).toBe("rule");
+    expect(parseCommandLine(["serve", "docs", "--ranking", "tfidf"])).toStrictEqual({
+      command: "error",
+      message: '--ranking must be bm25 or rule (got "tfidf").',
     });
   });
 
@@ -95,6 +116,11 @@ describe("paths", () => {
     ["file:///srv/docs/a/b.md", { ok: true, relative: "a/b.md", page: 1 }],
     ["file:///srv/other/b.md", { ok: false, why: "outside" }],
     ["doc:a\u0000.md", { ok: false, why: "nul" }],
+    ["doc:", { ok: false, why: "empty" }],
+    ["doc:.", { ok: false, why: "empty" }],
+    ["doc:./", { ok: false, why: "empty" }],
+    ["", { ok: false, why: "empty" }],
+    ["file:///srv/docs/a%2Fb.md", { ok: false, why: "invalid" }],
   ])("parseId(%j)", (input, expected) => {
     expect(parseId(input, { root: "/srv/docs", baseUrl: "https://x.org/d/" })).toStrictEqual(expected);
   });
@@ -109,7 +135,10 @@ describe("paths", () => {
     ["x.org:8443/d/a.md", "https://x.org:8443/d/", { ok: true, relative: "a.md", page: 1 }],
     ["https://x.org/d/%2e%2e/%2e%2e/etc/passwd", "https://x.org/d/", { ok: false, why: "outside" }],
     ["https://x.org/d/..%2F..%2Fetc/passwd", "https://x.org/d/", { ok: false, why: "outside" }],
-    ["https://x.org/d/%ZZ.md", "https://x.org/d/", { ok: false, why: "outside" }],
+    ["https://x.org/d/%ZZ.md", "https://x.org/d/", { ok: false, why: "invalid" }],
+    ["https://x.org/d/%E0%A4%A.md", "https://x.org/d/", { ok: false, why: "invalid" }],
+    ["https://x.org/d/%00", "https://x.org/d/", { ok: false, why: "nul" }],
+    ["https://x.org/d/", "https://x.org/d/", { ok: false, why: "empty" }],
   ])("parseId(%j) under --base-url %j: scheme and host case, www. and a missing scheme do not matter", (input, baseUrl, expected) => {
     expect(parseId(input, { root: "/srv/docs", baseUrl })).toStrictEqual(expected);
   });

@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createVocabulary } from "@sbissoli/mcp-search";
+import { createVocabulary, type IndexRanking } from "@sbissoli/mcp-search";
 import { openFolder, type Folder } from "../src/folder.js";
 import { createFolderServer } from "../src/serve.js";
 import type { FolderToolsOptions } from "../src/tools.js";
@@ -55,13 +55,13 @@ async function touch(relative: string, seconds: number): Promise<void> {
 }
 
 /** A real Client against the folder server, linked in memory. */
-async function connect(options: Partial<FolderToolsOptions> & { baseUrl?: string; maxFileBytes?: number } = {}) {
+async function connect(options: Partial<FolderToolsOptions> & { baseUrl?: string; maxFileBytes?: number; ranking?: IndexRanking } = {}) {
   const vocabulary = createVocabulary({
     locale: options.locale ?? "pt-BR",
     sourceName: "a pasta",
     entries: [{ asked: "café", source: ["coffee"] }],
   });
-  const folder: Folder = await openFolder({ root, vocabulary, baseUrl: options.baseUrl, maxFileBytes: options.maxFileBytes });
+  const folder: Folder = await openFolder({ root, vocabulary, baseUrl: options.baseUrl, maxFileBytes: options.maxFileBytes, ranking: options.ranking });
   const server = createFolderServer({ name: "test", version: "0.0.0", vocabulary, ...options, folder });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
@@ -156,6 +156,16 @@ describe("mcp-search serve: search", () => {
     expect(ids(result)).toHaveLength(3);
     expect(summary(result)).toMatchObject({ documents: 6, matches: 5, returned: 3, truncated: true });
     expect(summary(result).message).toContain(message);
+  });
+
+  it("ranks prose with BM25 by default: the document that answers beats a query word in another file's name", async () => {
+    await write("json-schema-notes.md", "# Notes\n\nA list of links.\n");
+    await write("ajv.md", "# Ajv\n\nAjv validates JSON data against a JSON schema. Validate your JSON once the schema is compiled.\n");
+    const { search } = await connect();
+    expect(ids(await search("validate json schema"))).toStrictEqual(["doc:ajv.md", "doc:json-schema-notes.md"]);
+    // The rule weighs the file name 10 and a text hit 1, so --ranking rule keeps its old order.
+    const rule = await connect({ ranking: "rule" });
+    expect(ids(await rule.search("validate json schema"))).toStrictEqual(["doc:json-schema-notes.md", "doc:ajv.md"]);
   });
 
   it("tells '0 matches among N documents' apart from 'nothing is indexed'", async () => {

@@ -1,0 +1,222 @@
+/**
+ * What the HTTP transport checks before a request reaches the MCP handler: the `Host` and
+ * `Origin` headers (DNS-rebinding protection), the bearer token, and the size of the body and
+ * of a JSON-RPC batch. Also the limits that keep a hostile client from holding connections or
+ * memory. Everything here decides on the address the server actually bound, never on the spelling
+ * of the `--http` flag.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { isIP } from "node:net";
+import { checkMessage } from "./message-check.js";
+
+/**
+ * The origins browser-based connectors send, accepted behind a public name (`--allowed-host`).
+ * ChatGPT's connectors send `Origin: https://chatgpt.com`; claude.ai sends `https://claude.ai`,
+ * and `https://claude.com` too. Servers that refused them answered 403 before the MCP or OAuth
+ * flow could start. Source: /work/shared/FACTS.md, "Which Origin header hosts send" (public
+ * issues koala73/worldmonitor#4802, actionhero/keryx#499, chrisdoc/hevy-mcp#727).
+ * Server-to-server clients (the Responses API, the SDKs, desktop apps) send no Origin at all.
+ *
+ * @example
+ * CONNECTOR_ORIGINS.includes("https://chatgpt.com"); // => true
+ */
+export const CONNECTOR_ORIGINS: readonly string[] = ["https://chatgpt.com", "https://claude.ai", "https://claude.com"];
+
+/**
+ * The limits of the HTTP server.
+ *
+ * @example
+ * const limits: HttpLimits = { ...HTTP_LIMITS, maxConnections: 8 };
+ */
+export interface HttpLimits {
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly socketIdleTimeoutMs: number;
+  readonly maxConnections: number;
+  readonly maxBodyBytes: number;
+  readonly maxBatch: number;
+}
+
+/**
+ * The HTTP server's limits, all shorter or smaller than Node's defaults.
+ *
+ * @example
+ * HTTP_LIMITS.maxConnections; // => 32
+ */
+export const HTTP_LIMITS: HttpLimits = {
+  /** Time to receive a request's headers (Node: 60 s). */
+  headersTimeoutMs: 10_000,
+  /** Time to receive a whole request, body included (Node: 300 s). */
+  requestTimeoutMs: 30_000,
+  /** How long an idle keep-alive connection stays open (Node: 5 s). */
+  keepAliveTimeoutMs: 3_000,
+  /** A connection with no byte read or written for this long is closed, e.g. a client that stopped reading (Node: never). */
+  socketIdleTimeoutMs: 30_000,
+  /** Connections open at once; more are refused (Node: unlimited). */
+  maxConnections: 32,
+  /** The largest request body read (the SDK: 4 MiB). A search or fetch call is a few hundred bytes. */
+  maxBodyBytes: 256 * 1024,
+  /** The most messages in one JSON-RPC batch (the SDK: 100). */
+  maxBatch: 8,
+};
+
+/** True for an address only this machine can reach: 127.0.0.0/8, ::1, and IPv4-mapped 127.x. */
+export function isLoopbackAddress(address: string): boolean {
+  const bare = address.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  if (bare === "::1" || bare === "0:0:0:0:0:0:0:1") return true;
+  const v4 = bare.startsWith("::ffff:") ? bare.slice("::ffff:".length) : bare;
+  return isIP(v4) === 4 && v4.startsWith("127.");
+}
+
+/**
+ * Options of {@link createRequestGuard}.
+ *
+ * @example
+ * const options: RequestGuardOptions = { address: "127.0.0.1", allowedHosts: [], allowedOrigins: [] };
+ */
+export interface RequestGuardOptions {
+  /** The address the server bound, from `server.address()`. */
+  readonly address: string;
+  /** Public host names accepted in `Host` (a tunnel's or proxy's). @default [] */
+  readonly allowedHosts: readonly string[];
+  /** Extra origins accepted in `Origin`, such as `https://my-app.example`. @default [] */
+  readonly allowedOrigins: readonly string[];
+  /** When set, every request must carry `Authorization: Bearer <token>`. @default undefined */
+  readonly token?: string | undefined;
+}
+
+/**
+ * The checks a request passes before the MCP handler sees it. On a loopback address, and
+ * whenever `allowedHosts` is given, `Host` must name a loopback host, the bound address or an
+ * allowed host (any port), and an `Origin`, when sent, must be on one of those hosts, or one of
+ * `allowedOrigins`; behind a public name (`allowedHosts`) the known connector origins are
+ * accepted too. A non-loopback address without `allowedHosts` leaves Host and Origin to the
+ * proxy in front. With a token, a request without the right bearer token gets 401.
+ *
+ * @example
+ * const guard = createRequestGuard({ address: "127.0.0.1", allowedHosts: [], allowedOrigins: [] });
+ * guard(req, res); // => false, after answering 403, for `Host: evil.example`
+ */
+export function createRequestGuard(options: RequestGuardOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const loopback = isLoopbackAddress(options.address);
+  const allowedHosts = options.allowedHosts.map((host) => host.toLowerCase());
+  const checkHeaders = loopback || allowedHosts.length > 0;
+  const hosts = new Set([...(loopback ? ["localhost", "127.0.0.1", "::1"] : []), bareAddress(options.address), ...allowedHosts]);
+  const origins = new Set([...options.allowedOrigins.map(originOf), ...(allowedHosts.length > 0 ? CONNECTOR_ORIGINS : [])]);
+  const expected = options.token === undefined ? undefined : digest(options.token);
+  return (req, res) => {
+    if (checkHeaders) {
+      const host = hostnameOf(req.headers.host);
+      if (host === undefined || !hosts.has(host)) return refuse(res, 403, `Invalid Host header: ${JSON.stringify(req.headers.host ?? "")}`);
+      const origin = req.headers.origin;
+      if (origin !== undefined && !origins.has(originOf(origin))) {
+        const originHost = hostnameOf(safeHost(origin));
+        if (originHost === undefined || !hosts.has(originHost)) return refuse(res, 403, `Invalid Origin header: ${JSON.stringify(origin)}`);
+      }
+    }
+    if (expected !== undefined && !tokenMatches(req.headers.authorization, expected)) {
+      res.setHeader("www-authenticate", 'Bearer realm="mcp-search", error="invalid_token"');
+      return refuse(res, 401, "Unauthorized: send Authorization: Bearer <token>");
+    }
+    return true;
+  };
+}
+
+/** The bound address as a Host header names it, without IPv6 brackets, lower case. */
+function bareAddress(address: string): string {
+  return address.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+}
+
+/** The host name of a `Host` header value (`name:port`, `[v6]:port`), lower case, or `undefined`. */
+function hostnameOf(value: string | undefined): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  try {
+    return bareAddress(new URL(`http://${value}`).hostname);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `host[:port]` of an origin, for the host comparison. */
+function safeHost(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An origin in canonical form (scheme, lower-case host, port only when not the default). */
+function originOf(value: string): string {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return value;
+  }
+}
+
+function digest(value: string): Buffer {
+  return createHash("sha256").update(value, "utf8").digest();
+}
+
+/** Constant-time: both sides are hashed to 32 bytes first, so not even the length leaks. */
+function tokenMatches(header: string | undefined, expected: Buffer): boolean {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? "");
+  return timingSafeEqual(digest(match?.[1] ?? ""), expected) && match !== null;
+}
+
+function refuse(res: ServerResponse, status: number, message: string): false {
+  res.writeHead(status, { "content-type": "application/json", connection: "close" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  return false;
+}
+
+/**
+ * Reads a POST body of at most `limits.maxBodyBytes` and parses it as JSON. A body
+ * too large gets 413, invalid JSON a parse error, a batch of more than `maxBatch` messages 400,
+ * and so does a message the SDK answers badly (see ./message-check.ts); each answered here, and
+ * `undefined` returned.
+ *
+ * @example
+ * const body = await readJsonBody(req, res); // => { jsonrpc: "2.0", id: 1, method: "tools/list" }
+ */
+export async function readJsonBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limits: Pick<HttpLimits, "maxBodyBytes" | "maxBatch"> = HTTP_LIMITS,
+): Promise<{ readonly body: unknown } | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limits.maxBodyBytes) {
+      refuse(res, 413, `Request body over ${limits.maxBodyBytes} bytes`);
+      req.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the body is not JSON" }, id: null }));
+    return undefined;
+  }
+  if (Array.isArray(body) && body.length > limits.maxBatch) {
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid Request: a batch holds at most ${limits.maxBatch} messages` }, id: null }));
+    return undefined;
+  }
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const refusal = checkMessage(message);
+    if (refusal === undefined) continue;
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end(JSON.stringify({ jsonrpc: "2.0", id: refusal.id, error: { code: refusal.code, message: refusal.message } }));
+    return undefined;
+  }
+  return { body };
+}
