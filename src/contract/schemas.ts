@@ -125,7 +125,7 @@ const schemaCache = new Map<ContractLocale, ContractSchemas>();
  * Returns the five contract schemas with the locale's descriptions and messages. The same
  * locale always returns the same (immutable) schema objects.
  *
- * @param locale - `"pt-BR"` or `"en"`. @default "pt-BR"
+ * @param locale - `"pt-BR"`, `"en"` or `"es"`. @default "pt-BR"
  * @example
  * const { searchInputSchema } = contractSchemas("en");
  * searchInputSchema.parse({ query: "labour force" }); // => { query: "labour force" }
@@ -276,7 +276,7 @@ function toDraft07(schema: z.ZodType, io: "input" | "output"): JsonSchemaObject 
  * the same locale, so the two cannot drift: no `$schema` key, references inlined, inputs in zod's
  * input view and outputs in its output view, `additionalProperties: false` on every object.
  *
- * @param locale - `"pt-BR"` or `"en"`. @default "pt-BR"
+ * @param locale - `"pt-BR"`, `"en"` or `"es"`. @default "pt-BR"
  * @example
  * contractJsonSchemas("en").fetchInputSchema;
  * // => { type: "object", description: "Arguments of the fetch tool.",

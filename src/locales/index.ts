@@ -1,17 +1,18 @@
 /**
  * The surface languages: one `Locale` type, one validator, and one file per language holding all
- * of its text (pt-BR.ts, en.ts). Identifiers stay English; only what a person or a model reads
+ * of its text (pt-BR.ts, en.ts, es.ts). Identifiers stay English; only what a person or a model reads
  * changes. To add a language, see CONTRIBUTING.md.
  */
 import { McpSearchError } from "../errors.js";
 import { en } from "./en.js";
+import { es } from "./es.js";
 import { ptBR } from "./pt-BR.js";
 import type { LocaleTexts } from "./types.js";
 
 export type * from "./types.js";
 
 /** Every surface language, the default first. */
-const TEXTS = { "pt-BR": ptBR, en } as const satisfies Record<string, LocaleTexts>;
+const TEXTS = { "pt-BR": ptBR, en, es } as const satisfies Record<string, LocaleTexts>;
 
 /**
  * A surface language: titles, schema descriptions and error messages. The default is `"pt-BR"`.
@@ -25,7 +26,7 @@ export type Locale = keyof typeof TEXTS;
  * Every locale the library ships, the default first.
  *
  * @example
- * LOCALES; // => ["pt-BR", "en"]
+ * LOCALES; // => ["pt-BR", "en", "es"]
  */
 export const LOCALES = Object.keys(TEXTS) as readonly Locale[];
 

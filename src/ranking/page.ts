@@ -20,9 +20,14 @@ export function trimSlash(path: string): string {
   return end === 0 ? "/" : path.slice(0, end);
 }
 
+/** A host name without a leading `www.`: "www.example.com" and "example.com" are one site. */
+export function withoutWww(host: string): string {
+  return host.startsWith("www.") ? host.slice(4) : host;
+}
+
 /** The host as the page rules see it: `www.` dropped, the port kept ("example.com:8080"). */
 export function siteOf(url: URL): string {
-  return url.host.replace(/^www\./, "");
+  return withoutWww(url.host);
 }
 
 /** The host and path of a page, without the query: "example.com/docs/a". */

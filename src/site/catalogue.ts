@@ -19,7 +19,7 @@ import {
 } from "./catalogue-xml.js";
 import type { CatalogueEntry, CatalogueOptions, CatalogueResult, SitemapResult } from "./catalogue-types.js";
 import { loadPeer } from "./peers.js";
-import { pageKey } from "../ranking/page.js";
+import { pageKey, withoutWww } from "../ranking/page.js";
 
 export type {
   CatalogueEntry,
@@ -47,7 +47,7 @@ export function titleFromUrl(url: string): string {
   }
   const segments = parsed.pathname.split("/").filter((s) => s !== "");
   const last = segments[segments.length - 1];
-  if (last === undefined) return parsed.hostname.replace(/^www\./, "");
+  if (last === undefined) return withoutWww(parsed.hostname);
   let slug = last;
   try {
     slug = decodeURIComponent(last);
@@ -60,7 +60,7 @@ export function titleFromUrl(url: string): string {
     .replace(/(?<!\d)[-_+]+|[-_+]+(?!\d)/g, " ") // "gamma-flip" spaced, "2026-08-24" kept
     .replace(/\s+/g, " ")
     .trim();
-  if (words === "") return parsed.hostname.replace(/^www\./, "");
+  if (words === "") return withoutWww(parsed.hostname);
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

@@ -1,17 +1,17 @@
 /**
- * Dates as people type them: finds the days and months a query names, in pt-BR and English,
- * and keeps only the ones a time-series server actually holds.
+ * Dates as people type them: finds the days and months a query names, in pt-BR, English and
+ * Spanish, and keeps only the ones a time-series server actually holds.
  *
  * chrono-node does the reading (ISO, dd/mm/yyyy, "24 de agosto de 2026", "August 24, 2026",
- * "24 Aug 2026"); one small rule of ours adds the month-and-year form ("agosto de 2026",
- * "August 2026") that chrono's strict parsers miss. Nothing here reads the clock: chrono gets a
+ * "24 Aug 2026", "3 de agosto de 2026"); one small rule of ours adds the month-and-year form
+ * ("agosto de 2026", "August 2026") that chrono's strict parsers miss. Nothing here reads the clock: chrono gets a
  * fixed reference date, and any result whose year, month or day chrono had to imply from it
  * ("today", "ontem", "24 de agosto" without a year) is left out.
  */
 import { loadPeer } from "./peers.js";
 import type { Chrono, ParsedResult, Parser, ParsingContext, ParsingResult, Refiner } from "chrono-node";
 import { McpSearchError } from "../errors.js";
-import { checkLocale, type Locale } from "../locales/index.js";
+import { checkLocale, LOCALES, type Locale } from "../locales/index.js";
 
 const chrono = loadPeer("chrono-node");
 
@@ -31,9 +31,10 @@ export interface FindDatesOptions {
    */
   readonly dayFirst?: boolean;
   /**
-   * The one language to read dates in, "pt-BR" or "en"; both at once when left out. A server
-   * whose users write only English passes "en", so that no Portuguese month word counts.
-   * @default undefined (pt-BR and English)
+   * The one language to read dates in, "pt-BR", "en" or "es"; every one at once when left out.
+   * A server whose users write only English passes "en", so that no Portuguese or Spanish month
+   * word counts.
+   * @default undefined (pt-BR, English and Spanish)
    */
   readonly locale?: Locale;
 }
@@ -77,6 +78,20 @@ const EN_MONTHS: Readonly<Record<string, number>> = {
   october: 10, oct: 10, november: 11, nov: 11, december: 12, dec: 12,
 };
 
+const ES_MONTH_NAMES: Readonly<Record<string, number>> = {
+  enero: 1, febrero: 2, marzo: 3, abril: 4, mayo: 5, junio: 6, julio: 7, agosto: 8, septiembre: 9,
+  setiembre: 9, octubre: 10, noviembre: 11, diciembre: 12,
+};
+
+/**
+ * As in Portuguese, "mar", "may", "set" and "sep" are words of their own (the sea, English
+ * "may"): with a year alone they read as a month only after "de" or before "/".
+ */
+const ES_MONTH_ABBREVIATIONS: Readonly<Record<string, number>> = {
+  ene: 1, feb: 2, mar: 3, abr: 4, may: 5, jun: 6, jul: 7, ago: 8, sep: 9, sept: 9, set: 9, oct: 10,
+  nov: 11, dic: 12,
+};
+
 /** Longest names first, so "março" is tried before "mar". */
 function monthAlternation(months: Readonly<Record<string, number>>): string {
   return Object.keys(months)
@@ -86,8 +101,8 @@ function monthAlternation(months: Readonly<Record<string, number>>): string {
 
 /** Any joiner between a month and its year: "de"/"of", a comma, a slash, or just a space. */
 const ANY_JOINER = (word: string): string => `(?:\\s+${word}\\s+|\\s*[,/]\\s*|\\s+)`;
-/** The joiners of a pt abbreviation: "de" or a slash only. */
-const PT_ABBREVIATION_JOINER = "(?:\\s+de\\s+|\\s*/\\s*)";
+/** The joiners of a pt or es abbreviation: "de" or a slash only. */
+const ABBREVIATION_JOINER = "(?:\\s+de\\s+|\\s*/\\s*)";
 
 /**
  * The month-and-year rule chrono's strict parsers lack: a month name, an optional "." after an
@@ -129,35 +144,51 @@ const noteImpossible: Refiner = {
   },
 };
 
-function buildParser(language: "pt" | "en", dayFirst: boolean): Chrono {
-  const configuration =
-    language === "pt"
-      ? chrono.pt.createConfiguration(true, dayFirst)
-      : chrono.en.configuration.createConfiguration(true, dayFirst);
-  if (language === "pt") {
-    configuration.parsers.push(
-      monthYearParser(PT_MONTH_NAMES, ANY_JOINER("de")),
-      monthYearParser(PT_MONTH_ABBREVIATIONS, PT_ABBREVIATION_JOINER),
-    );
-  } else {
-    configuration.parsers.push(monthYearParser(EN_MONTHS, ANY_JOINER("of")));
+/** chrono's strict configuration of one locale, with our month-and-year rules added. */
+function configurationOf(locale: Locale, dayFirst: boolean): ReturnType<typeof chrono.pt.createConfiguration> {
+  switch (locale) {
+    case "pt-BR": {
+      const configuration = chrono.pt.createConfiguration(true, dayFirst);
+      configuration.parsers.push(
+        monthYearParser(PT_MONTH_NAMES, ANY_JOINER("de")),
+        monthYearParser(PT_MONTH_ABBREVIATIONS, ABBREVIATION_JOINER),
+      );
+      return configuration;
+    }
+    case "en": {
+      const configuration = chrono.en.configuration.createConfiguration(true, dayFirst);
+      configuration.parsers.push(monthYearParser(EN_MONTHS, ANY_JOINER("of")));
+      return configuration;
+    }
+    case "es": {
+      const configuration = chrono.es.createConfiguration(true, dayFirst);
+      configuration.parsers.push(
+        monthYearParser(ES_MONTH_NAMES, ANY_JOINER("de")),
+        monthYearParser(ES_MONTH_ABBREVIATIONS, ABBREVIATION_JOINER),
+      );
+      return configuration;
+    }
   }
+}
+
+function buildParser(locale: Locale, dayFirst: boolean): Chrono {
+  const configuration = configurationOf(locale, dayFirst);
   configuration.refiners.unshift(noteImpossible);
   return new chrono.Chrono(configuration);
 }
 
-const parsers = new Map<boolean, { readonly pt: Chrono; readonly en: Chrono }>();
+/** One parser per locale, in `LOCALES` order, for each `dayFirst`, built on first use. */
+const parsers = new Map<boolean, ReadonlyMap<Locale, Chrono>>();
 
 /** The parsers of the languages asked for; an unknown locale is misuse and throws. */
 function parsersFor(dayFirst: boolean, locale: Locale | undefined): readonly Chrono[] {
   if (locale !== undefined) checkLocale(locale, "findDates");
   let built = parsers.get(dayFirst);
   if (built === undefined) {
-    built = { pt: buildParser("pt", dayFirst), en: buildParser("en", dayFirst) };
+    built = new Map(LOCALES.map((each) => [each, buildParser(each, dayFirst)]));
     parsers.set(dayFirst, built);
   }
-  if (locale === "pt-BR") return [built.pt];
-  return locale === "en" ? [built.en] : [built.pt, built.en];
+  return locale === undefined ? [...built.values()] : [built.get(locale) as Chrono];
 }
 
 const pad = (n: number, width: number): string => String(n).padStart(width, "0");
@@ -183,7 +214,7 @@ interface Span {
   readonly result: ParsedResult;
 }
 
-/** Both languages' results in text order; of two overlapping spans the longer wins (then the earlier). */
+/** Every language's results in text order; of two overlapping spans the longer wins (then the earlier). */
 function mergeSpans(lists: readonly ParsedResult[][]): Span[] {
   const spans = lists
     .flat()
@@ -199,22 +230,23 @@ function mergeSpans(lists: readonly ParsedResult[][]): Span[] {
 }
 
 /**
- * Finds the dates a query names, in pt-BR and English at once: 2026-08-24, 24/08/2026,
- * "24 de agosto de 2026", "agosto de 2026", "August 24, 2026", "24 Aug 2026", "August 2026".
+ * Finds the dates a query names, in pt-BR, English and Spanish at once: 2026-08-24, 24/08/2026,
+ * "24 de agosto de 2026", "agosto de 2026", "August 24, 2026", "24 Aug 2026", "August 2026",
+ * "3 de agosto de 2026", "3/8/2026" (day first, as in Spain and Latin America).
  *
  * - A day comes back as "YYYY-MM-DD", a month as "YYYY-MM", in query order, without repeats.
  * - A named day wins over the month containing it: "24 August 2026" is one day, and
  *   "24/08/2026 ou agosto de 2026" too. A month with no named day in it stays a month.
  * - A range ("de 24 a 26 de agosto de 2026") gives its two named ends, not the days between.
  * - An impossible date (31/02/2026, 2026-02-30) goes to `invalid`, never to 3 March.
- * - Only dates with an explicit year count. Relative words ("hoje", "ontem", "today",
+ * - Only dates with an explicit year count. Relative words ("hoje", "ontem", "ayer", "today",
  *   "last week") and yearless dates ("24 de agosto") are ignored, so the output never depends
  *   on the clock: resolve those in the server, which knows what "today" means for its data.
- * - A Portuguese abbreviation with a year alone counts only after "de" or before "/"
- *   ("set de 2026", "ago/2026"): "set", "out" and "dez" are English words, so "data set 2026"
- *   and "roll out 2026" name no month. Full names ("setembro 2026") and days ("24 set 2026")
+ * - A Portuguese or Spanish abbreviation with a year alone counts only after "de" or before "/"
+ *   ("set de 2026", "ago/2026", "dic. de 2026"): "set", "out", "dez" and "may" are English words,
+ *   so "data set 2026" and "roll out 2026" name no month. Full names ("setembro 2026") and days ("24 set 2026")
  *   are read as written. `locale` restricts the reading to one language.
- * - A number before a month and a year is a day in both languages: "top 10 jun 2026" reads as
+ * - A number before a month and a year is a day in every language: "top 10 jun 2026" reads as
  *   "10 Jun 2026", the form "24 Aug 2026".
  *
  * @example

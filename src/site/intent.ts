@@ -79,7 +79,7 @@ export interface IndexIntentOptions {
   readonly latest?: readonly string[] | ((entry: IndexEntry) => string | number | undefined);
   /**
    * The words that fire each intent, whole words or phrases, matched after normalisation.
-   * @default both locales of {@link INTENT_WORDS} together
+   * @default every locale of {@link INTENT_WORDS} together
    */
   readonly words?: IntentWords;
 }
@@ -138,7 +138,7 @@ function scan(query: string, table: PhraseTable): QueryIntent {
 
 /**
  * Reads the intent of a query: whole normalised words and phrases, longest phrase first, in one
- * pass over the query (linear in its length). `words` defaults to both locales together.
+ * pass over the query (linear in its length). `words` defaults to every locale together.
  *
  * @example
  * detectIntent("Where is the SPX gamma flip right now?");

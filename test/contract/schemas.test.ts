@@ -14,9 +14,11 @@ import {
   searchResultSchema,
   type ContractLocale,
   type JsonSchemaObject,
+  LOCALES as SHIPPED_LOCALES,
 } from "../../src/index.js";
 
-const LOCALES: readonly ContractLocale[] = ["pt-BR", "en"];
+/** Every locale the library ships: a new one runs through every test below. */
+const LOCALES: readonly ContractLocale[] = SHIPPED_LOCALES;
 
 /** Deep copy without any `description` key, to compare shapes across locales. */
 function withoutDescriptions(value: unknown): unknown {
@@ -49,7 +51,7 @@ describe("contractSchemas", () => {
   });
 
   it("refuses an unknown locale with a message that names it", () => {
-    expect(() => contractSchemas("es" as ContractLocale)).toThrow(/"es"/);
+    expect(() => contractSchemas("fr" as ContractLocale)).toThrow(/"fr"/);
   });
 
   it("keeps fetchDocument keys in contract order", () => {
@@ -59,6 +61,7 @@ describe("contractSchemas", () => {
   it.each([
     ["pt-BR", "limit", /Chave não reconhecida.*"limit"/],
     ["en", "limit", /Unrecognized key.*"limit"/],
+    ["es", "limit", /Clave no reconocida.*"limit"/],
     ["pt-BR", "__proto__x", /"__proto__x"/],
   ] as const)("%s: an extra key %s is refused by name", (locale, key, message) => {
     const { searchInputSchema: search, fetchInputSchema: fetch } = contractSchemas(locale);
@@ -74,6 +77,8 @@ describe("contractSchemas", () => {
     ["pt-BR", null, "Os argumentos devem ser um objeto (recebido: null)."],
     ["en", { query: ["a"] }, 'Field "query" is required and must be a string (received: array).'],
     ["en", "soja", "The arguments must be an object (received: string)."],
+    ["es", {}, 'El campo "query" es obligatorio y debe ser texto (recibido: undefined).'],
+    ["es", [], "Los argumentos deben ser un objeto (recibido: array)."],
   ] as const)("%s: %j gets a message that says what is wrong", (locale, input, message) => {
     const issues = contractSchemas(locale).searchInputSchema.safeParse(input).error?.issues;
     expect(issues?.map((issue) => issue.message)).toStrictEqual([message]);
@@ -82,6 +87,10 @@ describe("contractSchemas", () => {
   it("refuses an empty result id in the output, in the locale's words", () => {
     const en = contractSchemas("en").searchResultSchema.safeParse({ id: "", title: "t", url: "u" });
     expect(en.error?.issues[0]?.message).toBe('Field "id" must not be empty.');
+    const es = contractSchemas("es").searchResultSchema.safeParse({ id: "", title: "t", url: "u" });
+    expect(es.error?.issues[0]?.message).toBe('El campo "id" no puede estar vacío.');
+    const long = contractSchemas("es").searchInputSchema.safeParse({ query: "x".repeat(100_000) });
+    expect(long.error?.issues[0]?.message).toMatch(/^El campo "query" tiene 100000 caracteres; el máximo es \d+\. Acórtelo/);
   });
 });
 
@@ -314,15 +323,129 @@ describe("contractJsonSchemas", () => {
     `);
   });
 
+  it("es", () => {
+    expect(contractJsonSchemas("es")).toMatchInlineSnapshot(`
+      {
+        "fetchDocumentSchema": {
+          "additionalProperties": false,
+          "description": "Documento completo devuelto por la herramienta fetch.",
+          "properties": {
+            "id": {
+              "description": "Identificador del documento, el mismo que recibió fetch.",
+              "minLength": 1,
+              "type": "string",
+            },
+            "metadata": {
+              "additionalProperties": {},
+              "description": "Metadatos adicionales del documento (fuente, fecha, licencia…).",
+              "propertyNames": {
+                "type": "string",
+              },
+              "type": "object",
+            },
+            "text": {
+              "description": "Texto completo del documento, en Markdown legible.",
+              "type": "string",
+            },
+            "title": {
+              "description": "Título legible del documento.",
+              "type": "string",
+            },
+            "url": {
+              "description": "URL pública del documento. ChatGPT solo crea una cita a partir de este campo, y solo cuando no está vacío.",
+              "type": "string",
+            },
+          },
+          "required": [
+            "id",
+            "title",
+            "text",
+            "url",
+          ],
+          "type": "object",
+        },
+        "fetchInputSchema": {
+          "additionalProperties": false,
+          "description": "Argumentos de la herramienta fetch.",
+          "properties": {
+            "id": {
+              "description": "Identificador de un documento, tal como lo devolvió la herramienta search.",
+              "maxLength": 2048,
+              "type": "string",
+            },
+          },
+          "required": [
+            "id",
+          ],
+          "type": "object",
+        },
+        "searchInputSchema": {
+          "additionalProperties": false,
+          "description": "Argumentos de la herramienta search.",
+          "properties": {
+            "query": {
+              "description": "Consulta en lenguaje natural o palabras clave. Se ignoran los acentos y las mayúsculas.",
+              "maxLength": 2048,
+              "type": "string",
+            },
+          },
+          "required": [
+            "query",
+          ],
+          "type": "object",
+        },
+        "searchOutputSchema": {
+          "additionalProperties": false,
+          "description": "Resultado de la herramienta search.",
+          "properties": {
+            "results": {
+              "description": "Documentos encontrados, del más al menos relevante. Vacío cuando nada coincide.",
+              "items": {
+                "additionalProperties": false,
+                "description": "Un documento encontrado.",
+                "properties": {
+                  "id": {
+                    "description": "Identificador estable del documento; es el valor que recibe la herramienta fetch.",
+                    "minLength": 1,
+                    "type": "string",
+                  },
+                  "title": {
+                    "description": "Título legible del documento.",
+                    "type": "string",
+                  },
+                  "url": {
+                    "description": "URL pública del documento. ChatGPT solo crea una cita a partir de este campo, y solo cuando no está vacío.",
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "id",
+                  "title",
+                  "url",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+          },
+          "required": [
+            "results",
+          ],
+          "type": "object",
+        },
+      }
+    `);
+  });
+
   it("defaults to pt-BR", () => {
     expect(contractJsonSchemas()).toStrictEqual(contractJsonSchemas("pt-BR"));
   });
 
-  it("has the same shapes in both locales and different descriptions", () => {
+  it.each(LOCALES.slice(1))("has the same shapes in pt-BR and %s, and different descriptions", (locale) => {
     const ptBR = contractJsonSchemas("pt-BR");
-    const en = contractJsonSchemas("en");
-    expect(withoutDescriptions(ptBR)).toStrictEqual(withoutDescriptions(en));
-    expect(ptBR).not.toStrictEqual(en);
+    const other = contractJsonSchemas(locale);
+    expect(withoutDescriptions(ptBR)).toStrictEqual(withoutDescriptions(other));
+    expect(ptBR).not.toStrictEqual(other);
   });
 
   it.each(LOCALES)("%s: closes every object, has no $schema, and mirrors zod's descriptions", (locale) => {
@@ -359,6 +482,10 @@ describe("contractJsonSchemas", () => {
     expect(pt.fetchDocumentSchema.properties["url"]?.["description"]).toMatch(/só cria uma citação/);
     expect(pt.searchInputSchema.properties["query"]?.["description"]).toMatch(/Acentos e maiúsculas/);
     expect(pt.fetchInputSchema.properties["id"]?.["description"]).toMatch(/devolvido pela ferramenta search/);
+    const es = contractJsonSchemas("es");
+    expect(es.fetchDocumentSchema.properties["url"]?.["description"]).toMatch(/solo crea una cita/);
+    expect(es.searchInputSchema.properties["query"]?.["description"]).toMatch(/Se ignoran los acentos y las mayúsculas/);
+    expect(es.fetchInputSchema.properties["id"]?.["description"]).toMatch(/devolvió la herramienta search/);
   });
 });
 

@@ -152,6 +152,7 @@ describe("registerDeepResearchTools: timeoutMs", () => {
     ["pt-BR", "search", "A ferramenta search não respondeu dentro do limite de 40 ms; tente de novo mais tarde."],
     ["pt-BR", "fetch", "A ferramenta fetch não respondeu dentro do limite de 40 ms; tente de novo mais tarde."],
     ["en", "search", "The search tool did not answer within its limit of 40 ms; try again later."],
+    ["es", "fetch", "La herramienta fetch no respondió dentro del límite de 40 ms; inténtelo de nuevo más tarde."],
   ] as const)("%s: a %s callback that never answers gives an isError naming the tool and the limit", async (locale, tool, text) => {
     const { calls, record } = recorder();
     const { client } = await connect({ locale, timeoutMs: 40, search: never, fetch: never, record, classifyError: () => undefined });

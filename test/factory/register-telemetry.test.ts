@@ -18,6 +18,7 @@ describe("registerDeepResearchTools: strict input", () => {
     ["pt-BR", "search", { query: "soja", limit: 5 }, /^Input validation error: .*Chave não reconhecida nos argumentos: "limit"/],
     ["pt-BR", "fetch", { id: "doc:1", extra: true }, /^Input validation error: .*Chave não reconhecida nos argumentos: "extra"/],
     ["en", "search", { query: "soja", topK: 5 }, /^Input validation error: .*Unrecognized key in the arguments: "topK"/],
+    ["es", "fetch", { id: "doc:1", extra: true }, /^Input validation error: .*Clave no reconocida en los argumentos: "extra"/],
   ] as const)("%s %s: an extra key is refused, by name, as an isError result; no callback, no telemetry", async (locale, name, args, message) => {
     const calls: string[] = [];
     const { calls: recorded, record } = recorder();

@@ -110,6 +110,7 @@ describe("registerDeepResearchTools: locales", () => {
   it.each([
     ["pt-BR", "Buscar documentos", "Ler um documento", 'Nenhum documento tem o id "nada". Use um id devolvido pela ferramenta search.', "A ferramenta search falhou: fora do ar"],
     ["en", "Search documents", "Read a document", 'No document has the id "nada". Use an id returned by the search tool.', "The search tool failed: fora do ar"],
+    ["es", "Buscar documentos", "Leer un documento", 'Ningún documento tiene el id "nada". Use un id devuelto por la herramienta search.', "La herramienta search falló: fora do ar"],
   ] as const)("%s switches the titles, the schemas' descriptions and the messages at once", async (locale, searchTitle, fetchTitle, notFound, failed) => {
     const { client } = await connect({
       locale,
@@ -137,6 +138,7 @@ describe("registerDeepResearchTools: locales", () => {
     const describe = async (locale: ContractLocale) =>
       (await (await connect({ locale })).client.listTools()).tools.map((tool) => tool.description);
     expect(await describe("pt-BR")).toStrictEqual(await describe("en"));
+    expect(await describe("es")).toStrictEqual(await describe("en"));
   });
 });
 
@@ -299,6 +301,7 @@ describe("registerDeepResearchTools: extras", () => {
     ["pt-BR", "search", "A ferramenta search devolveu uma resposta fora do contrato: extras.structured.provenance não está declarado no esquema de saída; declare-o com extendOutputSchema."],
     ["en", "search", "The search tool returned a reply outside the contract: extras.structured.provenance is not declared in the output schema; declare it with extendOutputSchema."],
     ["en", "fetch", "The fetch tool returned a reply outside the contract: extras.structured.provenance is not declared in the output schema; declare it with extendOutputSchema."],
+    ["es", "search", "La herramienta search devolvió una respuesta fuera del contrato: extras.structured.provenance no está declarado en el esquema de salida; declárelo con extendOutputSchema."],
   ] as const)("without extendOutputSchema, an undeclared extra is an isError naming it (%s, %s)", async (locale, tool, text) => {
     const { client } = await connect({
       locale,

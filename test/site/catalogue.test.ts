@@ -124,6 +124,19 @@ describe("parseLlmsTxt", () => {
     ]);
   });
 
+  it("speaks Spanish when asked", () => {
+    const { problems: es } = parseLlmsTxt(fixture("llms-broken.txt"), { locale: "es" });
+    expect(es.map((p) => p.message)).toStrictEqual([
+      'línea 8: la URL "/docs/relative" es relativa; use una URL absoluta (https://…) o pase baseUrl.',
+      "línea 9: el enlace a https://example.com/docs/untitled no tiene título.",
+      "línea 10: la página https://example.com/docs/methodology/ repite la de la línea 7; vale la primera.",
+      'línea 11: elemento de lista sin enlace con el formato [Título](url): "a bullet written as prose, with no link".',
+      'línea 12: la URL "mailto:team@example.com" no es una URL http(s) válida.',
+    ]);
+    const sitemap = parseSitemap(fixture("sitemap-broken.xml"), { locale: "es" });
+    expect(sitemap.problems[4]?.message).toMatch(/^línea 8: XML mal formado \(.*\); se conservaron las entradas legibles\.$/);
+  });
+
   it("resolves relative links against baseUrl", () => {
     const { entries: resolved, problems: none } = parseLlmsTxt("## Docs\n- [Rel](/docs/rel): x\n- [Dot](./dot)\n", {
       baseUrl: "https://example.com/llms.txt",

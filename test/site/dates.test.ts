@@ -180,6 +180,78 @@ describe("findDates", () => {
   });
 });
 
+describe("findDates in Spanish", () => {
+  it.each([
+    ["3 de agosto de 2026", ["2026-08-03"]],
+    ["agosto de 2026", ["2026-08"]],
+    ["3/8/2026", ["2026-08-03"]], // day before month
+    ["03/08/2026", ["2026-08-03"]],
+    ["lunes, 3 de agosto de 2026", ["2026-08-03"]],
+    ["1º de marzo de 2026", ["2026-03-01"]],
+    ["marzo de 2026", ["2026-03"]],
+    ["Septiembre de 2026", ["2026-09"]],
+    ["setiembre de 2026", ["2026-09"]],
+    ["diciembre 2026", ["2026-12"]],
+    ["enero/2026", ["2026-01"]],
+    ["dic. de 2026", ["2026-12"]],
+    ["ene/2026", ["2026-01"]],
+    ["3 ago 2026", ["2026-08-03"]],
+    ["cierre del 3 de agosto de 2026 frente al 31/07/2026", ["2026-08-03", "2026-07-31"]],
+    ["agosto de 2026, sobre todo el 3/8/2026", ["2026-08-03"]],
+    ["el mar 2026", []], // "mar" is the sea: an abbreviation needs "de" or "/"
+    ["may 2026", []],
+    ["ayer", []],
+    ["hoy", []],
+    ["3 de agosto", []],
+  ] as const)("reads %j as %j with locale es", (query, expected) => {
+    expect(findDates(query, { locale: "es" })).toStrictEqual({ dates: expected, invalid: [] });
+  });
+
+  it.each([
+    ["3 de agosto de 2026", ["2026-08-03"]],
+    ["enero de 2026 y 3/8/2026", ["2026-01", "2026-08-03"]],
+    ["diciembre de 2026", ["2026-12"]],
+  ] as const)("reads the Spanish %j as %j with no locale (every language at once)", (query, expected) => {
+    expect(findDates(query).dates).toStrictEqual(expected);
+  });
+
+  it.each([
+    ["diciembre de 2026 y December 2026", "es", ["2026-12"]],
+    ["diciembre de 2026", "pt-BR", []], // not a Portuguese month
+    ["diciembre de 2026", "en", []],
+    ["dezembro de 2026", "es", []],
+  ] as const)("reads %j with locale %s as %j", (query, locale, expected) => {
+    expect(findDates(query, { locale }).dates).toStrictEqual(expected);
+  });
+
+  it("reports an impossible Spanish date", () => {
+    expect(findDates("31 de febrero de 2026", { locale: "es" })).toStrictEqual({ dates: [], invalid: ["31 de febrero de 2026"] });
+    expect(findDates("31/2/2026", { locale: "es" })).toStrictEqual({ dates: [], invalid: ["31/2/2026"] });
+  });
+
+  const ES = ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"];
+  it("reads every calendar day as Spanish speakers write it, and its month (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date(Date.UTC(1950, 0, 1)), max: new Date(Date.UTC(2099, 11, 31)), noInvalidDate: true }),
+        fc.integer({ min: 0, max: 2 }),
+        (date, form) => {
+          const [y, m, d] = [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()];
+          const iso = `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+          const month = ES[m - 1] ?? "";
+          const written = [`${d} de ${month} de ${y}`, `${d}/${m}/${y}`, `${d} ${month} ${y}`][form];
+          for (const options of [{ locale: "es" } as const, {}]) {
+            expect(findDates(`datos del ${written}, por favor`, options).dates).toStrictEqual([iso]);
+            expect(findDates(`${month} de ${y}`, options).dates).toStrictEqual([iso.slice(0, 7)]);
+            expect(findDates(`${month} de ${y}: ${written}`, options).dates).toStrictEqual([iso]);
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
+
 describe("keepHeldDates", () => {
   // A trading calendar: weekdays only, Friday 21 and Monday 24 August 2026 around a weekend.
   const held = ["2026-08-20", "2026-08-21", "2026-08-24", "2026-08-25", "2026-09-01"];

@@ -72,9 +72,19 @@ describe("detectIntent", () => {
     ["fechamento mais recente", { now: false, latest: true, rest: "fechamento" }],
     ["flip de ontem", { now: false, latest: true, rest: "flip de" }],
     ["últimas sessões agora", { now: true, latest: true, rest: "sessoes" }],
+    ["¿Dónde está el gamma flip ahora?", { now: true, latest: false, rest: "donde esta el gamma flip" }],
+    ["gamma flip en este momento", { now: true, latest: false, rest: "gamma flip" }],
+    ["Actualmente, el SPX", { now: true, latest: false, rest: "el spx" }],
+    ["SPX en directo", { now: true, latest: false, rest: "spx" }],
+    ["hoy", { now: true, latest: false, rest: "" }],
+    ["Último cierre", { now: false, latest: true, rest: "cierre" }],
+    ["cierre más reciente", { now: false, latest: true, rest: "cierre" }],
+    ["flip de ayer", { now: false, latest: true, rest: "flip de" }],
     // whole words only: these hold an intent word inside another word
     ["knowledge nowcast lastly alive todays", { now: false, latest: false, rest: "knowledge nowcast lastly alive todays" }],
     ["agorafobia recentíssimo", { now: false, latest: false, rest: "agorafobia recentissimo" }],
+    ["ahorro hoyo ayeres", { now: false, latest: false, rest: "ahorro hoyo ayeres" }],
+    ["en este caso, el momento", { now: false, latest: false, rest: "en este caso el momento" }],
     ["", { now: false, latest: false, rest: "" }],
   ])("reads %j", (query, expected) => {
     expect(detectIntent(query)).toStrictEqual(expected);
@@ -83,6 +93,7 @@ describe("detectIntent", () => {
   it("reads one locale's words when given them", () => {
     expect(detectIntent("latest agora", INTENT_WORDS["pt-BR"])).toStrictEqual({ now: true, latest: false, rest: "latest" });
     expect(detectIntent("latest agora", INTENT_WORDS.en)).toStrictEqual({ now: false, latest: true, rest: "agora" });
+    expect(detectIntent("latest agora ahora", INTENT_WORDS.es)).toStrictEqual({ now: true, latest: false, rest: "latest agora" });
   });
 
   it("exports both lists for both locales, the seed's words included", () => {
@@ -90,6 +101,8 @@ describe("detectIntent", () => {
     expect(INTENT_WORDS.en.latest).toEqual(expect.arrayContaining(["latest", "newest", "recent", "most recent", "last", "yesterday"]));
     expect(INTENT_WORDS["pt-BR"].now).toEqual(expect.arrayContaining(["agora", "atualmente", "neste momento", "hoje", "ao vivo"]));
     expect(INTENT_WORDS["pt-BR"].latest).toEqual(expect.arrayContaining(["último", "mais recente", "recente", "ontem"]));
+    expect(INTENT_WORDS.es.now).toEqual(expect.arrayContaining(["ahora", "en este momento", "actualmente", "hoy"]));
+    expect(INTENT_WORDS.es.latest).toEqual(expect.arrayContaining(["último", "más reciente", "ayer"]));
   });
 });
 
@@ -109,12 +122,15 @@ describe("createIndex: intent", () => {
       "onde está o gamma flip do SPX agora",
       "gamma flip do SPX neste momento",
       "SPX ao vivo",
+      "dónde está el gamma flip del SPX ahora",
+      "gamma flip del SPX en este momento",
     ])("puts the live page first for %j, the rest in the default order", (query) => {
       const rest = ids(plain, query, 1000).filter((id) => id !== "page:/live");
       expect(ids(index, query, 1000)).toStrictEqual(["page:/live", ...rest]);
     });
 
-    it.each(["latest SPX gamma flip", "most recent gamma flip", "gamma flip yesterday", "último fechamento do gamma flip", "gamma flip de ontem"])(
+    it.each(["latest SPX gamma flip", "most recent gamma flip", "gamma flip yesterday", "último fechamento do gamma flip", "gamma flip de ontem",
+      "último cierre del gamma flip", "gamma flip de ayer"])(
       "puts the matched records newest first for %j, then the rest in the default order",
       (query) => {
         const rest = ids(plain, query, 1000).filter((id) => !id.startsWith("session:"));
@@ -127,6 +143,8 @@ describe("createIndex: intent", () => {
       ["agora", ["page:/live"]],
       ["latest", NEWEST_FIRST],
       ["o mais recente", NEWEST_FIRST],
+      ["ahora", ["page:/live"]],
+      ["más reciente", NEWEST_FIRST],
       ["latest, right now", ["page:/live", ...NEWEST_FIRST]],
     ])("answers %j, intent words only, with the intent's entries in their own order", (query, expected) => {
       expect(ids(index, query, 1000)).toStrictEqual(expected);

@@ -159,7 +159,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     if (folder === undefined) throw new UsageError("serve needs a folder: mcp-search serve <dir>.");
     if (extra.length > 0) throw new UsageError(`serve takes one folder (got also ${JSON.stringify(extra[0])}).`);
     const locale = values.locale ?? "pt-BR";
-    if (locale !== "pt-BR" && locale !== "en") throw new UsageError(`--locale must be pt-BR or en (got ${JSON.stringify(locale)}).`);
+    if (locale !== "pt-BR" && locale !== "en" && locale !== "es") throw new UsageError(`--locale must be pt-BR, en or es (got ${JSON.stringify(locale)}).`);
     const ranking = values.ranking ?? "bm25";
     if (ranking !== "bm25" && ranking !== "rule") throw new UsageError(`--ranking must be bm25 or rule (got ${JSON.stringify(ranking)}).`);
     return {
@@ -208,7 +208,7 @@ Options of serve:
                          stays out of ps
   --base-url URL         a document's url is URL + its path (default: its file:// URI);
                          citations in ChatGPT need a public URL
-  --locale pt-BR|en      language of titles, schema descriptions and messages (default pt-BR)
+  --locale pt-BR|en|es   language of titles, schema descriptions and messages (default pt-BR)
   --limit N              most results per search (default 10)
   --snippet-chars N      longest snippet per result (default 240)
   --max-chars N          most characters of text per fetch; longer documents come in pages

@@ -13,6 +13,12 @@ export const EXAMPLE_VOCABULARY = fileURLToPath(new URL("../examples/vocabulary.
 /** The everyday question the demo asks: "café" and "azedo" reach "coffee" and "sour". */
 export const DEMO_QUERY = "café azedo";
 
+/**
+ * The Spanish question, asked of a second server started with `--locale es`: "luz" reaches
+ * "electricidad" through the table, and "facturas" its singular "factura".
+ */
+export const DEMO_QUERY_ES = "facturas de la luz";
+
 interface ToolText {
   readonly isError?: boolean;
   readonly content?: readonly { readonly type: string; readonly text?: string }[];
@@ -24,6 +30,47 @@ function indent(text: string, by = "    "): string {
     .split("\n")
     .map((line) => by + line)
     .join("\n");
+}
+
+/** Prints one search's summary, notes and results, with their snippets. */
+function printSearch(found: ToolText, say: (text?: string) => void): { id: string; title: string; url: string }[] {
+  const structured = found.structuredContent ?? {};
+  const results = (structured["results"] ?? []) as { id: string; title: string; url: string }[];
+  const snippets = (structured["snippets"] ?? []) as { id: string; snippet: string }[];
+  const summary = structured["summary"] as { message?: string } | undefined;
+  say(indent(summary?.message ?? "", "  "));
+  for (const note of (structured["notes"] ?? []) as string[]) say(`  ${note}`);
+  results.forEach((result, index) => {
+    say(`  ${index + 1}. ${result.title}  (${result.id})`);
+    const snippet = snippets.find((entry) => entry.id === result.id)?.snippet;
+    if (snippet !== undefined) say(`     ${snippet}`);
+  });
+  return results;
+}
+
+/**
+ * The same folder served in Spanish (`--locale es`): one query, its note and its results.
+ * True when the table translated a term and the search found a document.
+ */
+async function runSpanishQuery(bin: string, say: (text?: string) => void): Promise<boolean> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, "serve", EXAMPLE_FOLDER, "--vocabulary", EXAMPLE_VOCABULARY, "--locale", "es"],
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "mcp-search-demo", version: "1.0.0" });
+  try {
+    await client.connect(transport);
+    say(`mcp-search demo: the same folder with "--locale es"`);
+    say();
+    say(`▸ tools/call search { "query": ${JSON.stringify(DEMO_QUERY_ES)} }`);
+    const found = (await client.callTool({ name: "search", arguments: { query: DEMO_QUERY_ES } })) as ToolText;
+    const results = printSearch(found, say);
+    const notes = (found.structuredContent?.["notes"] ?? []) as string[];
+    return found.isError !== true && results.length > 0 && notes.length > 0;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
 }
 
 function firstSentence(text: string): string {
@@ -61,17 +108,7 @@ export async function runDemo(bin: string, write: (text: string) => void = (text
 
     say(`▸ tools/call search { "query": ${JSON.stringify(DEMO_QUERY)} }`);
     const found = (await client.callTool({ name: "search", arguments: { query: DEMO_QUERY } })) as ToolText;
-    const structured = found.structuredContent ?? {};
-    const results = (structured["results"] ?? []) as { id: string; title: string; url: string }[];
-    const snippets = (structured["snippets"] ?? []) as { id: string; snippet: string }[];
-    const summary = structured["summary"] as { message?: string } | undefined;
-    say(indent(summary?.message ?? "", "  "));
-    for (const note of (structured["notes"] ?? []) as string[]) say(`  ${note}`);
-    results.forEach((result, index) => {
-      say(`  ${index + 1}. ${result.title}  (${result.id})`);
-      const snippet = snippets.find((entry) => entry.id === result.id)?.snippet;
-      if (snippet !== undefined) say(`     ${snippet}`);
-    });
+    const results = printSearch(found, say);
     say();
     const top = results[0];
     if (found.isError === true || top === undefined) {
@@ -95,6 +132,11 @@ export async function runDemo(bin: string, write: (text: string) => void = (text
     say(`  isError: ${String(missing.isError === true)}`);
     say(`  ${missing.content?.[0]?.text ?? ""}`);
     ok &&= missing.isError === true;
+    await client.close().catch(() => undefined);
+    say();
+    const spanish = await runSpanishQuery(bin, say);
+    if (!spanish) say("  (the Spanish search found nothing, or translated nothing: the demo expected both)");
+    ok &&= spanish;
   } catch (error) {
     ok = false;
     process.stderr.write(`mcp-search demo failed: ${error instanceof Error ? error.message : String(error)}\n${serverLog.join("")}`);

@@ -95,13 +95,40 @@ const EN: FolderTexts = {
   lastPage: (page, pages) => `[Page ${page} of ${pages}: end of the document.]`,
 };
 
+const ES: FolderTexts = {
+  sourceName: "la carpeta de documentos",
+  matched: (shown, documents) =>
+    `${shown} ${shown === 1 ? "documento coincide" : "documentos coinciden"} con la consulta, entre ${documents} indexados.`,
+  truncated: (shown, matches, documents) =>
+    `Resultado truncado: se muestran ${shown} de ${matches} documentos que coinciden (entre ${documents} indexados). Precise la consulta con palabras más específicas para ver los demás.`,
+  noMatch: (documents) =>
+    `0 coincidencias entre ${documents} documentos indexados: la consulta no coincidió con ninguno. Pruebe otras palabras, sinónimos o la grafía que usan los documentos.`,
+  nothingIndexed:
+    "No hay nada indexado: la carpeta servida no tiene documentos legibles (.md, .markdown, .txt, .rst, .csv, .json, .yaml, .yml, .html). Buscar de nuevo no servirá de nada.",
+  unknown: (id) => `Ningún documento tiene el id ${JSON.stringify(id)}. Use un id devuelto por la herramienta search.`,
+  stale: (id) =>
+    `El documento ${JSON.stringify(id)} ya no existe: se movió, se renombró o se borró. Busque de nuevo con la herramienta search para obtener ids actuales.`,
+  stalePage: (id, pages, first) =>
+    `El id ${JSON.stringify(id)} pide una página que no existe: el documento tiene ${pages} ${pages === 1 ? "página" : "páginas"} (quizá cambió). Lea ${JSON.stringify(first)} o busque de nuevo con la herramienta search.`,
+  refused: (id, why) =>
+    why === "nul"
+      ? `El id ${JSON.stringify(id)} fue rechazado: contiene un byte nulo. Use un id devuelto por la herramienta search.`
+      : `El id ${JSON.stringify(id)} fue rechazado: apunta fuera de la carpeta servida. Use un id devuelto por la herramienta search.`,
+  truncatedPage: (page, pages, next) =>
+    `[Texto truncado: página ${page} de ${pages}. Para leer el resto, llame a fetch con el id ${JSON.stringify(next)}.]`,
+  lastPage: (page, pages) => `[Página ${page} de ${pages}: fin del documento.]`,
+};
+
+/** Every locale's table: the compiler refuses a locale of the library that has none. */
+const TEXTS: Readonly<Record<ContractLocale, FolderTexts>> = { "pt-BR": PT_BR, en: EN, es: ES };
+
 /**
  * The folder server's messages in one locale.
  *
- * @param locale - `"pt-BR"` or `"en"`. @default "pt-BR"
+ * @param locale - `"pt-BR"`, `"en"` or `"es"`. @default "pt-BR"
  * @example
  * folderTexts("pt-BR").nothingIndexed; // => "Nada está indexado: …"
  */
 export function folderTexts(locale: ContractLocale = "pt-BR"): FolderTexts {
-  return locale === "en" ? EN : PT_BR;
+  return TEXTS[locale];
 }
