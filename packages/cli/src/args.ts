@@ -3,7 +3,17 @@
  * becomes one clear sentence; nothing here touches the disk or the network.
  */
 import { parseArgs } from "node:util";
-import type { ContractLocale, IndexRanking } from "@sbissoli/mcp-search";
+import { LOCALES, type ContractLocale, type IndexRanking } from "@sbissoli/mcp-search";
+
+/** The defaults of `serve`, written once: the parser applies them and the help text shows them. */
+export const SERVE_DEFAULTS = {
+  locale: "pt-BR",
+  limit: 10,
+  maxChars: 20_000,
+  snippetChars: 240,
+  maxFileBytes: 1024 * 1024,
+  ranking: "bm25",
+} as const satisfies { locale: ContractLocale; ranking: IndexRanking; [name: string]: unknown };
 
 /**
  * Everything `mcp-search serve` needs, with defaults applied.
@@ -158,9 +168,11 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     const [folder, ...extra] = rest;
     if (folder === undefined) throw new UsageError("serve needs a folder: mcp-search serve <dir>.");
     if (extra.length > 0) throw new UsageError(`serve takes one folder (got also ${JSON.stringify(extra[0])}).`);
-    const locale = values.locale ?? "pt-BR";
-    if (locale !== "pt-BR" && locale !== "en" && locale !== "es") throw new UsageError(`--locale must be pt-BR, en or es (got ${JSON.stringify(locale)}).`);
-    const ranking = values.ranking ?? "bm25";
+    const locale = values.locale ?? SERVE_DEFAULTS.locale;
+    if (!(LOCALES as readonly string[]).includes(locale)) {
+      throw new UsageError(`--locale must be ${LOCALES.join(", ")} (got ${JSON.stringify(locale)}).`);
+    }
+    const ranking = values.ranking ?? SERVE_DEFAULTS.ranking;
     if (ranking !== "bm25" && ranking !== "rule") throw new UsageError(`--ranking must be bm25 or rule (got ${JSON.stringify(ranking)}).`);
     return {
       command: "serve",
@@ -168,11 +180,11 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         folder,
         http: values.http === undefined ? undefined : parseListen(values.http),
         baseUrl: parseBaseUrl(values["base-url"]),
-        locale,
-        limit: positiveInteger("limit", values.limit, 10),
-        maxChars: positiveInteger("max-chars", values["max-chars"], 20_000, 200),
-        snippetChars: positiveInteger("snippet-chars", values["snippet-chars"], 240, 40),
-        maxFileBytes: positiveInteger("max-file-bytes", values["max-file-bytes"], 1024 * 1024),
+        locale: locale as ContractLocale,
+        limit: positiveInteger("limit", values.limit, SERVE_DEFAULTS.limit),
+        maxChars: positiveInteger("max-chars", values["max-chars"], SERVE_DEFAULTS.maxChars, 200),
+        snippetChars: positiveInteger("snippet-chars", values["snippet-chars"], SERVE_DEFAULTS.snippetChars, 40),
+        maxFileBytes: positiveInteger("max-file-bytes", values["max-file-bytes"], SERVE_DEFAULTS.maxFileBytes),
         vocabulary: values.vocabulary,
         allowedHosts: values["allowed-host"] ?? [],
         allowedOrigins: (values["allowed-origin"] ?? []).map(parseOrigin),
@@ -208,12 +220,12 @@ Options of serve:
                          stays out of ps
   --base-url URL         a document's url is URL + its path (default: its file:// URI);
                          citations in ChatGPT need a public URL
-  --locale pt-BR|en|es   language of titles, schema descriptions and messages (default pt-BR)
-  --limit N              most results per search (default 10)
-  --snippet-chars N      longest snippet per result (default 240)
+  --locale ${LOCALES.join("|").padEnd(13)} language of titles, schema descriptions and messages (default ${SERVE_DEFAULTS.locale})
+  --limit N              most results per search (default ${SERVE_DEFAULTS.limit})
+  --snippet-chars N      longest snippet per result (default ${SERVE_DEFAULTS.snippetChars})
   --max-chars N          most characters of text per fetch; longer documents come in pages
-                         addressed as doc:path#2, doc:path#3… (default 20000)
-  --max-file-bytes N     larger files are skipped (default 1048576)
+                         addressed as doc:path#2, doc:path#3… (default ${SERVE_DEFAULTS.maxChars})
+  --max-file-bytes N     larger files are skipped (default ${SERVE_DEFAULTS.maxFileBytes})
   --ranking bm25|rule    bm25 (default): BM25F with term frequency and length normalisation,
                          for prose; rule: the library's rule, for catalogues of short titles
   --vocabulary FILE      JSON table of { asked, source[] } pairs: everyday words to the
