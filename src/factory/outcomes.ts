@@ -35,11 +35,11 @@ const CLASSE = Symbol.for(CLASSE_KEY);
 export type LibraryErrorClass = "nao_encontrado" | "tempo_esgotado" | "resposta_invalida";
 
 /** The `classe` of a call whose callbacks outlived `timeoutMs`. */
-export const TIMEOUT_CLASS: LibraryErrorClass = "tempo_esgotado";
+const TIMEOUT_CLASS: LibraryErrorClass = "tempo_esgotado";
 /** The `classe` of a call whose callback returned a reply outside the contract. */
-export const BAD_REPLY_CLASS: LibraryErrorClass = "resposta_invalida";
+const BAD_REPLY_CLASS: LibraryErrorClass = "resposta_invalida";
 /** The `classe` of an unknown id. */
-export const NOT_FOUND_CLASS: LibraryErrorClass = "nao_encontrado";
+const NOT_FOUND_CLASS: LibraryErrorClass = "nao_encontrado";
 
 export type ToolResult = DeepResearchResult<object> | DeepResearchErrorResult;
 

@@ -70,7 +70,7 @@ export interface McpServerLike {
  * given the contract's zod 4 schemas, 1.17 to 1.22 published `{}`-like input and output schemas
  * in `tools/list` with no warning (checked by installing 1.17.0 and 1.22.0).
  */
-export const SUPPORTED_SDKS = "@modelcontextprotocol/server ^2.4 or @modelcontextprotocol/sdk ^1.23";
+const SUPPORTED_SDKS = "@modelcontextprotocol/server ^2.4 or @modelcontextprotocol/sdk ^1.23";
 
 /**
  * Refuses an SDK server too old to publish zod 4 schemas. The marker is the low-level server's

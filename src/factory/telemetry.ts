@@ -4,7 +4,7 @@
  */
 
 /** The most characters `params` may hold. */
-export const PARAMS_MAX_LENGTH = 200;
+const PARAMS_MAX_LENGTH = 200;
 
 /** The sorted, comma-joined names of a call's arguments, capped at 200 characters. */
 export function describeParams(args: unknown): string {

@@ -12,7 +12,7 @@ import { pageKey, trimSlash } from "../ranking/page.js";
 const { XMLParser } = loadPeer("fast-xml-parser");
 
 /** `page:/docs/a` for https://example.com/docs/a/ — the seed's namespaced page id. */
-export function pageId(url: URL): string {
+function pageId(url: URL): string {
   return `page:${trimSlash(url.pathname)}${url.search}`;
 }
 
@@ -36,11 +36,11 @@ export function settings(options: CatalogueOptions, caller: string) {
 }
 
 /** The most problems a parser returns, by default. */
-export const DEFAULT_MAX_PROBLEMS = 100;
+const DEFAULT_MAX_PROBLEMS = 100;
 /** The largest text a parser reads, by default: the sitemaps.org limit of one sitemap. */
-export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 /** The longest detail of one problem message, in characters. */
-export const MAX_DETAIL_CHARS = 200;
+const MAX_DETAIL_CHARS = 200;
 
 /** The text's UTF-8 size when it is over `max`, else `undefined`; linear only near the limit. */
 export function oversize(text: string, max: number): number | undefined {
@@ -52,7 +52,7 @@ export function oversize(text: string, max: number): number | undefined {
 export type Settings = ReturnType<typeof settings>;
 
 /** Resolves one link; a problem kind instead of a URL when it cannot be used. */
-export function resolveUrl(raw: string, base: URL | undefined): URL | "missing-url" | "relative-url" | "invalid-url" {
+function resolveUrl(raw: string, base: URL | undefined): URL | "missing-url" | "relative-url" | "invalid-url" {
   if (raw === "") return "missing-url";
   let url: URL;
   try {
@@ -129,7 +129,7 @@ export class Collector {
   }
 }
 
-export const METADATA = XMLParser.getMetaDataSymbol() as unknown as symbol;
+const METADATA = XMLParser.getMetaDataSymbol() as unknown as symbol;
 
 export type XmlNode = { readonly [key: string]: unknown };
 
@@ -152,7 +152,7 @@ export function lineFinder(text: string): (offset: number) => number {
 }
 
 /** Every node under `name` anywhere in the tree, in document order, with its start offset. */
-export function collect(node: unknown, name: string, parentStart: number, found: { node: unknown; start: number }[]): void {
+function collect(node: unknown, name: string, parentStart: number, found: { node: unknown; start: number }[]): void {
   if (node === null || typeof node !== "object") return;
   if (Array.isArray(node)) {
     for (const child of node) collect(child, name, parentStart, found);

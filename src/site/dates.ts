@@ -9,7 +9,7 @@
  * ("today", "ontem", "24 de agosto" without a year) is left out.
  */
 import { loadPeer } from "./peers.js";
-import type { Chrono, ParsedResult, Parser, ParsingContext, ParsingResult, Refiner } from "chrono-node";
+import type { Chrono, ParsedResult, Parser, ParsingOption, ParsingContext, ParsingResult, Refiner } from "chrono-node";
 import { McpSearchError } from "../errors.js";
 import { checkLocale, LOCALES, type Locale } from "../locales/index.js";
 
@@ -129,12 +129,18 @@ function endsOf<C>(result: { readonly start: C; readonly end?: C | null | undefi
   return result.end == null ? [result.start] : [result.start, result.end];
 }
 
-/** Collects the results chrono is about to drop as impossible dates; set only during a parse. */
-let impossible: ParsingResult[] | null = null;
+/**
+ * The parse option that carries one call's list of impossible dates to the refiner below: chrono
+ * hands each refiner the option it was given, so nothing is shared between calls.
+ */
+interface NotingOption extends ParsingOption {
+  readonly impossible: ParsingResult[];
+}
 
 /** Runs first, before chrono filters out impossible dates, and notes them for `invalid`. */
 const noteImpossible: Refiner = {
-  refine: (_context, results) => {
+  refine: (context, results) => {
+    const { impossible } = context.option as Partial<NotingOption>;
     for (const result of results) {
       if (endsOf(result).some((c) => c.isCertain("day") && c.isCertain("month") && !c.isValidDate())) {
         impossible?.push(result);
@@ -258,13 +264,8 @@ function mergeSpans(lists: readonly ParsedResult[][]): Span[] {
 export function findDates(query: string, options: FindDatesOptions = {}): QueryDates {
   const text = query.normalize("NFC");
   const notes: ParsingResult[] = [];
-  let lists: ParsedResult[][];
-  impossible = notes;
-  try {
-    lists = parsersFor(options.dayFirst ?? true, options.locale).map((parser) => parser.parse(text, REFERENCE));
-  } finally {
-    impossible = null;
-  }
+  const option: NotingOption = { impossible: notes };
+  const lists = parsersFor(options.dayFirst ?? true, options.locale).map((parser) => parser.parse(text, REFERENCE, option));
   const spans = mergeSpans(lists);
 
   const found: string[] = [];

@@ -7,17 +7,17 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 /** The bundled example folder and its vocabulary table, next to `dist/` and `src/`. */
-export const EXAMPLE_FOLDER = fileURLToPath(new URL("../examples/corpus", import.meta.url));
-export const EXAMPLE_VOCABULARY = fileURLToPath(new URL("../examples/vocabulary.json", import.meta.url));
+const EXAMPLE_FOLDER = fileURLToPath(new URL("../examples/corpus", import.meta.url));
+const EXAMPLE_VOCABULARY = fileURLToPath(new URL("../examples/vocabulary.json", import.meta.url));
 
 /** The everyday question the demo asks: "café" and "azedo" reach "coffee" and "sour". */
-export const DEMO_QUERY = "café azedo";
+const DEMO_QUERY = "café azedo";
 
 /**
  * The Spanish question, asked of a second server started with `--locale es`: "luz" reaches
  * "electricidad" through the table, and "facturas" its singular "factura".
  */
-export const DEMO_QUERY_ES = "facturas de la luz";
+const DEMO_QUERY_ES = "facturas de la luz";
 
 interface ToolText {
   readonly isError?: boolean;

@@ -21,7 +21,7 @@ import { checkMessage } from "./message-check.js";
  * @example
  * CONNECTOR_ORIGINS.includes("https://chatgpt.com"); // => true
  */
-export const CONNECTOR_ORIGINS: readonly string[] = ["https://chatgpt.com", "https://claude.ai", "https://claude.com"];
+const CONNECTOR_ORIGINS: readonly string[] = ["https://chatgpt.com", "https://claude.ai", "https://claude.com"];
 
 /**
  * The limits of the HTTP server.

@@ -34,7 +34,7 @@ function isWordChar(char: string | undefined): boolean {
  * @example
  * stripEmphasis("**bold** and snake_case"); // => "bold and snake_case"
  */
-export function stripEmphasis(text: string): string {
+function stripEmphasis(text: string): string {
   if (!/[*_~\uE001]/.test(text)) return text;
   const chars = [...text];
   const kept: string[] = [];

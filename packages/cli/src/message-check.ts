@@ -21,7 +21,7 @@ export interface MessageRefusal {
 /** JSON-RPC error codes. */
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
-export const INVALID_PARAMS = -32602;
+const INVALID_PARAMS = -32602;
 
 /**
  * Checks one parsed JSON-RPC message (not a batch). `params`, when present, must be an object;
