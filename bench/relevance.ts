@@ -21,7 +21,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import MiniSearch from "minisearch";
 import { BM25_DEFAULTS, LONG_STOPWORDS, createBm25Ranking, type Bm25Parameters } from "../src/ranking/bm25.js";
-import { openFolder, type FolderDocument } from "../packages/cli/src/folder.js";
+import { openFolder, type LoadedDocument as FolderDocument } from "../packages/cli/src/folder.js";
 import { createFolderServer } from "../packages/cli/src/serve.js";
 import { createIndex, createVocabulary, type IndexEntry, type IndexRanking } from "../src/index.js";
 import { ensurePackages, loadRelevanceCorpora, type KnownItemQuery, type RelevanceCorpus } from "./_relevance-corpora.js";
@@ -56,6 +56,7 @@ function folderServer(ranking: IndexRanking): Engine["build"] {
     // Watched, as `mcp-search serve` does: a search on an unchanged folder does not re-stat it.
     const folder = await openFolder({ root: corpus.root, vocabulary: emptyVocabulary, ranking });
     opened.push(folder);
+    await folder.ready;
     const server = createFolderServer({ name: "bench", version: "0.0.0", folder, vocabulary: emptyVocabulary, locale: "en", limit: 10 });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
@@ -210,7 +211,13 @@ function score(name: string, queries: readonly KnownItemQuery[], ranked: readonl
 /** Runs every engine on one corpus; engines that cannot run are listed with their reason. */
 export async function evaluateCorpus(corpus: RelevanceCorpus, engines: readonly Engine[]): Promise<{ rows: RelevanceRow[]; skipped: string[] }> {
   const folder = await openFolder({ root: corpus.root, vocabulary: emptyVocabulary, watch: false });
-  const documents = [...folder.current.documents.values()];
+  await folder.ready;
+  // The folder keeps no texts: the engines that index them read them again.
+  const documents: FolderDocument[] = [];
+  for (const doc of folder.current.documents.values()) {
+    const loaded = await folder.load(doc);
+    if (loaded !== undefined) documents.push(loaded);
+  }
   folder.close();
   const rows: RelevanceRow[] = [];
   const skipped: string[] = [];
@@ -263,7 +270,7 @@ export async function runRelevance(write: (text: string) => void, withVariants =
   }
   for (const corpus of loadRelevanceCorpora()) {
     const { rows, skipped } = await evaluateCorpus(corpus, withVariants ? [...ENGINES, ...VARIANTS] : ENGINES);
-    const documents = (await openFolder({ root: corpus.root, vocabulary: emptyVocabulary, watch: false })).current.documents.size;
+    const documents = (await (await openFolder({ root: corpus.root, vocabulary: emptyVocabulary, watch: false })).ready).documents.size;
     write(`${formatTable(corpus, documents, rows)}\n${skipped.map((line) => `skipped ${line}\n`).join("")}`);
   }
 }

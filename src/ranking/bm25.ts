@@ -32,13 +32,16 @@
  * Entries with final score 0 are not results; ties keep collection order.
  *
  * Everything a search reads from the collection is kept as counts (postings per field, field
- * lengths, their totals), so adding or removing one entry is a matter of adjusting counts and
- * the per-entry normalisation; this build does it once for the whole collection.
+ * lengths, their integer totals, the live count), per view, so adding or removing one entry
+ * adjusts counts in each view and the statistics stay exact; the per-unit normalisation
+ * w_f / norm(u, f) is recomputed from them on the first search after a change (linear in the
+ * units). Each view keeps its units in segmented postings (./postings.ts); the whole and lead
+ * views have one unit per entry, in the entry's slot; an entry's passages are consecutive slots.
  */
 import type { SearchResult } from "../contract/schemas.js";
-import { checkEntries, type RankedEntry } from "./entries.js";
+import { Collection, grown, selectTop, type RankedEntry, type RankingCore } from "./entries.js";
 import { normalizeText } from "./normalize.js";
-import { countPostings, lowerBound, sortDictionary, type CountedPostings } from "./postings.js";
+import { SegmentedPostings, type TermRange } from "./postings.js";
 
 /** Fields in the counted postings, in the order of the weights: id, title, keywords, text. */
 const FIELDS = 4;
@@ -154,41 +157,301 @@ export interface Bm25Ranking {
   scores(query: string): Float64Array;
 }
 
-/** One entry's tokens as sorted-dictionary ids, field by field: id, title, keywords, text. */
-type Unit = readonly [Int32Array, Int32Array, Int32Array, Int32Array];
+/** One BM25F collection over units (the whole entries, their leads, or their passages), updatable. */
+class View {
+  readonly postings = new SegmentedPostings(FIELDS);
+  /** lengths[u × 4 + f]: tokens of field f in unit u. */
+  lengths: Uint32Array = new Uint32Array(0);
+  coef: Float64Array = new Float64Array(0);
+  /** The entry slot each unit belongs to. */
+  owner: Int32Array = new Int32Array(0);
+  readonly totals = [0, 0, 0, 0];
+  live = 0;
+  fresh = false;
+  tf: Float64Array = new Float64Array(0);
+  score: Float64Array = new Float64Array(0);
+  listed: Int32Array = new Int32Array(0);
+  touched: Int32Array = new Int32Array(0);
+  private readonly range: TermRange = { baseFrom: 0, baseTo: 0, deltaFrom: 0, deltaTo: 0 };
 
-/** One BM25F collection over units: the whole entries, their leads, or their passages. */
-interface View {
-  readonly postings: CountedPostings;
-  /** coef[u × 4 + f] = w_f / norm(u, f). */
-  readonly coef: Float64Array;
-  readonly size: number;
-  /** The entry each unit belongs to. */
-  readonly owner: Int32Array;
-  readonly tf: Float64Array;
-  readonly score: Float64Array;
-  readonly listed: Int32Array;
-  readonly touched: Int32Array;
+  constructor(private readonly parameters: Bm25Parameters) {}
+
+  /** Opens a unit of `fields` (token lists: id, title, keywords, text) for entry slot `owner`. */
+  add(fields: readonly (readonly string[])[], owner: number): number {
+    const unit = this.postings.open();
+    this.lengths = grown(this.lengths, (unit + 1) * FIELDS);
+    this.owner = grown(this.owner, unit + 1);
+    this.owner[unit] = owner;
+    fields.forEach((tokens, f) => {
+      for (const token of tokens) this.postings.add(token, unit, f, 1);
+      this.lengths[unit * FIELDS + f] = tokens.length;
+      this.totals[f]! += tokens.length;
+    });
+    this.live += 1;
+    this.fresh = false;
+    return unit;
+  }
+
+  remove(unit: number): void {
+    for (let f = 0; f < FIELDS; f++) this.totals[f]! -= this.lengths[unit * FIELDS + f]!;
+    this.postings.remove(unit);
+    this.live -= 1;
+    this.fresh = false;
+  }
+
+  /** Compacts the postings; `entries` maps old entry slots to new ones. Returns the unit remap. */
+  compact(entries: Int32Array): Int32Array {
+    const remap = this.postings.compact();
+    const live = this.postings.slots;
+    const { lengths, owner } = this;
+    for (let unit = 0; unit < remap.length; unit++) {
+      const to = remap[unit] as number;
+      if (to < 0) continue;
+      lengths.copyWithin(to * FIELDS, unit * FIELDS, (unit + 1) * FIELDS);
+      owner[to] = entries[owner[unit]!]!;
+    }
+    this.lengths = lengths.slice(0, live * FIELDS);
+    this.owner = owner.slice(0, live);
+    this.fresh = false;
+    return remap;
+  }
+
+  /** w_f / norm(u, f) for every unit, from the exact totals and the live count. */
+  private refresh(): void {
+    const units = this.postings.slots;
+    const { lengths, totals, live, parameters } = this;
+    this.coef = grown(this.coef, units * FIELDS);
+    const coef = this.coef;
+    for (let f = 0; f < FIELDS; f++) {
+      const average = live === 0 ? 0 : (totals[f] as number) / live;
+      const b = parameters.b[f] as number;
+      const weight = parameters.weights[f] as number;
+      for (let u = 0; u < units; u++) {
+        const length = lengths[u * FIELDS + f] as number;
+        coef[u * FIELDS + f] = length === 0 ? 0 : weight / (1 - b + (b * length) / average);
+      }
+    }
+    this.fresh = true;
+  }
+
+  /** Scores the units for the query tokens into `score`; returns how many it touched. */
+  scoreTokens(tokens: readonly string[]): number {
+    const units = this.postings.slots;
+    if (!this.fresh) this.refresh();
+    if (this.tf.length < units) {
+      this.tf = grown(this.tf, units);
+      this.score = grown(this.score, units);
+      this.listed = grown(this.listed, units);
+      this.touched = grown(this.touched, units);
+    }
+    this.postings.prepare();
+    const { parameters: { k1, prefix: discount }, postings, coef, live: size, tf, score, listed, touched } = this;
+    const { baseTerms, baseStart, baseEntry, baseData, deltaSorted, deltaSortedTerms, deltaHead, deltaEntry, deltaNext, deltaData, alive } = postings;
+    let touchedCount = 0;
+    for (const token of tokens) {
+      let count = 0;
+      const range = postings.range(token, token.length >= 3, this.range);
+      // A unit sits in one segment, so its terms are visited in dictionary order either way: its
+      // sum is the same, bit for bit, as in a fresh build.
+      for (let term = range.baseFrom; term < range.baseTo; term++) {
+        const factor = baseTerms[term] === token ? 1 : discount;
+        for (let p = baseStart[term]!, last = baseStart[term + 1]!; p < last; p++) {
+          const u = baseEntry[p]!;
+          if (alive[u] === 0) continue;
+          const c = p * FIELDS, k = u * FIELDS;
+          const add = factor * (baseData[c]! * coef[k]! + baseData[c + 1]! * coef[k + 1]! + baseData[c + 2]! * coef[k + 2]! + baseData[c + 3]! * coef[k + 3]!);
+          if (add === 0) continue;
+          if (tf[u] === 0) listed[count++] = u;
+          tf[u]! += add;
+        }
+      }
+      for (let d = range.deltaFrom; d < range.deltaTo; d++) {
+        const factor = deltaSortedTerms[d] === token ? 1 : discount;
+        for (let p = deltaHead[deltaSorted[d]!]!; p !== -1; p = deltaNext[p]!) {
+          const u = deltaEntry[p]!;
+          if (alive[u] === 0) continue;
+          const c = p * FIELDS, k = u * FIELDS;
+          const add = factor * (deltaData[c]! * coef[k]! + deltaData[c + 1]! * coef[k + 1]! + deltaData[c + 2]! * coef[k + 2]! + deltaData[c + 3]! * coef[k + 3]!);
+          if (add === 0) continue;
+          if (tf[u] === 0) listed[count++] = u;
+          tf[u]! += add;
+        }
+      }
+      const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
+      for (let i = 0; i < count; i++) {
+        const u = listed[i]!;
+        const t = tf[u]!;
+        if (score[u] === 0) touched[touchedCount++] = u;
+        score[u]! += (idf * t) / (k1 + t);
+        tf[u] = 0;
+      }
+    }
+    return touchedCount;
+  }
 }
 
-function buildView(termCount: number, units: readonly Unit[], owner: Int32Array, parameters: Bm25Parameters): View {
-  const size = units.length;
-  const totals = [0, 0, 0, 0];
-  for (const unit of units) unit.forEach((tokens, f) => (totals[f]! += tokens.length));
-  const coef = new Float64Array(size * FIELDS);
-  for (let f = 0; f < FIELDS; f++) {
-    const average = size === 0 ? 0 : (totals[f] as number) / size;
-    const b = parameters.b[f] as number;
-    const weight = parameters.weights[f] as number;
-    units.forEach((unit, u) => {
-      const length = unit[f]!.length;
-      coef[u * FIELDS + f] = length === 0 ? 0 : weight / (1 - b + (b * length) / average);
-    });
+/**
+ * The BM25F side of an index: three views kept in step with the entries. The whole and lead
+ * views open one unit per entry, in the same order as the entry slots (so unit = entry slot);
+ * an entry's passages are consecutive units of the passage view. Which views a search reads,
+ * and with what weight, follows the fresh build exactly: a view whose units would all equal the
+ * whole entries (no text longer than L, or W) is folded into the whole view's weight.
+ */
+class Bm25Core implements RankingCore {
+  readonly whole: View;
+  readonly lead: View;
+  readonly passages: View;
+  /** The postings the collection compacts by: the whole view's. */
+  readonly postings: SegmentedPostings;
+  /** Per entry slot: its first passage unit and how many. */
+  private firstPassage: Int32Array = new Int32Array(0);
+  private passageCount: Int32Array = new Int32Array(0);
+  private textLength: Int32Array = new Int32Array(0);
+  /** Live entries whose text is longer than L, and than W. */
+  private overLead = 0;
+  private overPassage = 0;
+  private total: Float64Array = new Float64Array(0);
+  private best: Float64Array = new Float64Array(0);
+  touched: Int32Array = new Int32Array(0);
+
+  constructor(readonly parameters: Bm25Parameters) {
+    this.whole = new View(parameters);
+    this.lead = new View(parameters);
+    this.passages = new View(parameters);
+    this.postings = this.whole.postings;
   }
-  return {
-    postings: countPostings(termCount, units, FIELDS), coef, size, owner,
-    tf: new Float64Array(size), score: new Float64Array(size), listed: new Int32Array(size), touched: new Int32Array(size),
-  };
+
+  /** Opens the entry's units in the lead and passage views; the collection opened its whole slot. */
+  index(entry: RankedEntry, slot: number): void {
+    const { parameters } = this;
+    const id = bm25Tokens(entry.id, parameters);
+    const title = bm25Tokens(entry.title, parameters);
+    const keywords = (entry.keywords ?? []).flatMap((keyword) => bm25Tokens(keyword, parameters));
+    const text = bm25Tokens(entry.text ?? "", parameters);
+    // The collection opened `slot` in the whole view's postings: fill it in place of `add`.
+    this.fillWhole([id, title, keywords, text], slot);
+    this.lead.add([id, title, keywords, text.slice(0, parameters.lead)], slot);
+    const starts = passageStarts(text.length, parameters.passage);
+    this.firstPassage = grown(this.firstPassage, slot + 1);
+    this.passageCount = grown(this.passageCount, slot + 1);
+    this.textLength = grown(this.textLength, slot + 1);
+    this.firstPassage[slot] = this.passages.postings.slots;
+    this.passageCount[slot] = starts.length;
+    this.textLength[slot] = text.length;
+    for (const from of starts) this.passages.add([id, title, keywords, text.slice(from, from + parameters.passage)], slot);
+    if (text.length > parameters.lead) this.overLead += 1;
+    if (text.length > parameters.passage) this.overPassage += 1;
+  }
+
+  private fillWhole(fields: readonly (readonly string[])[], slot: number): void {
+    const view = this.whole;
+    view.lengths = grown(view.lengths, (slot + 1) * FIELDS);
+    view.owner = grown(view.owner, slot + 1);
+    view.owner[slot] = slot;
+    fields.forEach((tokens, f) => {
+      for (const token of tokens) view.postings.add(token, slot, f, 1);
+      view.lengths[slot * FIELDS + f] = tokens.length;
+      view.totals[f]! += tokens.length;
+    });
+    view.live += 1;
+    view.fresh = false;
+  }
+
+  /** Removes the entry's units from the lead and passage views, and its whole-view statistics. */
+  unindex(slot: number): void {
+    const { whole } = this;
+    for (let f = 0; f < FIELDS; f++) whole.totals[f]! -= whole.lengths[slot * FIELDS + f]!;
+    whole.live -= 1;
+    whole.fresh = false;
+    this.lead.remove(slot);
+    const first = this.firstPassage[slot]!;
+    for (let u = first; u < first + this.passageCount[slot]!; u++) this.passages.remove(u);
+    if (this.textLength[slot]! > this.parameters.lead) this.overLead -= 1;
+    if (this.textLength[slot]! > this.parameters.passage) this.overPassage -= 1;
+  }
+
+  remap(remap: Int32Array, live: number): void {
+    const { whole } = this;
+    for (let slot = 0; slot < remap.length; slot++) {
+      const to = remap[slot] as number;
+      if (to < 0 || to === slot) continue;
+      whole.lengths.copyWithin(to * FIELDS, slot * FIELDS, (slot + 1) * FIELDS);
+    }
+    whole.lengths = whole.lengths.slice(0, live * FIELDS);
+    whole.owner = Int32Array.from({ length: live }, (_, e) => e);
+    whole.fresh = false;
+    this.lead.compact(remap);
+    const units = this.passages.compact(remap);
+    for (let slot = 0; slot < remap.length; slot++) {
+      const to = remap[slot] as number;
+      if (to < 0) continue;
+      this.firstPassage[to] = units[this.firstPassage[slot]!]!;
+      this.passageCount[to] = this.passageCount[slot]!;
+      this.textLength[to] = this.textLength[slot]!;
+    }
+  }
+
+  /** Sums the views into `total`, as the fresh build does; returns how many entries scored. */
+  scoreAll(query: string): number {
+    const { parameters } = this;
+    const { leadWeight, passageWeight } = parameters;
+    const slots = this.postings.slots;
+    if (this.total.length < slots) {
+      this.total = grown(this.total, slots);
+      this.best = grown(this.best, slots);
+      this.touched = grown(this.touched, slots);
+    }
+    const { total, best, touched } = this;
+    const tokens = [...new Set(bm25Tokens(query, parameters))];
+    const views: [View, number][] = [[this.whole, 1]];
+    if (leadWeight > 0) {
+      if (this.overLead === 0) views[0]![1] += leadWeight;
+      else views.push([this.lead, leadWeight]);
+    }
+    if (passageWeight > 0) {
+      if (this.overPassage === 0) views[0]![1] += passageWeight;
+      else views.push([this.passages, passageWeight]);
+    }
+    let count = 0;
+    for (const [view, weight] of views) {
+      const scored = view.scoreTokens(tokens);
+      for (let i = 0; i < scored; i++) {
+        const u = view.touched[i]!;
+        const e = view.owner[u]!;
+        if (total[e] === 0 && best[e] === 0) touched[count++] = e;
+        if (view !== this.passages) total[e]! += weight * view.score[u]!;
+        else if (view.score[u]! > best[e]!) best[e] = view.score[u]!;
+        view.score[u] = 0;
+      }
+    }
+    for (let i = 0; i < count; i++) {
+      const e = touched[i]!;
+      total[e]! += passageWeight * best[e]!;
+      best[e] = 0;
+    }
+    return count;
+  }
+
+  search(query: string, limit: number, order: Float64Array): number[] {
+    const count = this.scoreAll(query);
+    const top = selectTop(this.total, order, this.touched, count, limit);
+    for (let i = 0; i < count; i++) this.total[this.touched[i]!] = 0;
+    return top;
+  }
+
+  /** Every live entry's score, by slot, for tests. */
+  scores(query: string, size: number): Float64Array {
+    const count = this.scoreAll(query);
+    const copy = new Float64Array(size);
+    copy.set(this.total.subarray(0, Math.min(size, this.total.length)));
+    for (let i = 0; i < count; i++) this.total[this.touched[i]!] = 0;
+    return copy;
+  }
+}
+
+/** The BM25F core `createIndex` builds for `ranking: "bm25"`. */
+export function createBm25Core(parameters: Bm25Parameters = BM25_DEFAULTS): RankingCore {
+  return new Bm25Core(parameters);
 }
 
 /**
@@ -203,93 +466,19 @@ function buildView(termCount: number, units: readonly Unit[], owner: Int32Array,
  * ranking.search("zip", 10); // => [{ id: "a", title: "Zip files", url: "https://x.org/a" }]
  */
 export function createBm25Ranking(entries: readonly RankedEntry[], parameters: Bm25Parameters = BM25_DEFAULTS): Bm25Ranking {
-  const { ids, titles, urls } = checkEntries(entries);
-  const size = ids.length;
-  // Every token becomes a dictionary id once; the views share the one sorted dictionary.
-  const idOf = new Map<string, number>();
-  const firstSeen: string[] = [];
-  const idsOf = (tokens: readonly string[]) => Int32Array.from(tokens, (token) => {
-    let id = idOf.get(token);
-    if (id === undefined) {
-      id = firstSeen.length;
-      idOf.set(token, id);
-      firstSeen.push(token);
-    }
-    return id;
-  });
-  const seen: Unit[] = entries.map((entry) => [
-    idsOf(bm25Tokens(entry.id, parameters)),
-    idsOf(bm25Tokens(entry.title, parameters)),
-    idsOf((entry.keywords ?? []).flatMap((keyword) => bm25Tokens(keyword, parameters))),
-    idsOf(bm25Tokens(entry.text ?? "", parameters)),
-  ]);
-  const { terms, rank } = sortDictionary(firstSeen);
-  const units = seen.map((unit) => unit.map((tokens) => tokens.map((id) => rank[id]!)) as unknown as Unit);
-  const termCount = terms.length;
-  const identity = Int32Array.from(units, (_, e) => e);
-  const whole = buildView(termCount, units, identity, parameters);
-  const longest = units.reduce((max, unit) => Math.max(max, unit[3].length), 0);
-  const { lead, leadWeight, passage, passageWeight } = parameters;
-  const views: [View, number][] = [[whole, 1]];
-  if (leadWeight > 0) {
-    if (longest <= lead) views[0]![1] += leadWeight;
-    else views.push([buildView(termCount, units.map(([id, title, keywords, text]) => [id, title, keywords, text.subarray(0, lead)]), identity, parameters), leadWeight]);
-  }
-  if (passageWeight > 0) {
-    if (longest <= passage) views[0]![1] += passageWeight;
-    else {
-      const windows: Unit[] = [];
-      const owner: number[] = [];
-      units.forEach(([id, title, keywords, text], e) => {
-        for (const from of passageStarts(text.length, passage)) {
-          windows.push([id, title, keywords, text.subarray(from, from + passage)]);
-          owner.push(e);
-        }
-      });
-      views.push([buildView(termCount, windows, Int32Array.from(owner), parameters), passageWeight]);
-    }
-  }
-  const total = new Float64Array(size);
-  const best = new Float64Array(size);
-  const touched = new Int32Array(size);
-  /** Sums the views into `total`; returns how many entries scored. */
-  const scoreAll = (query: string): number => {
-    const tokens = [...new Set(bm25Tokens(query, parameters))];
-    let count = 0;
-    for (const [view, weight] of views) {
-      const scored = scoreView(view, terms, tokens, parameters);
-      for (let i = 0; i < scored; i++) {
-        const u = view.touched[i]!;
-        const e = view.owner[u]!;
-        if (total[e] === 0 && best[e] === 0) touched[count++] = e;
-        if (view.owner === identity) total[e]! += weight * view.score[u]!;
-        else if (view.score[u]! > best[e]!) best[e] = view.score[u]!;
-        view.score[u] = 0;
-      }
-    }
-    for (let i = 0; i < count; i++) {
-      const e = touched[i]!;
-      total[e]! += passageWeight * best[e]!;
-      best[e] = 0;
-    }
-    return count;
-  };
+  const core = new Bm25Core(parameters);
+  const collection = new Collection(core);
+  collection.addAll(entries);
+  // A fresh build: slot e is entry e.
   return {
-    ids,
-    urls,
-    search(query, limit) {
-      const max = Math.floor(limit);
-      if (!(max > 0)) return [];
-      const count = scoreAll(query);
-      const top = selectTop(total, touched, count, max);
-      for (let i = 0; i < count; i++) total[touched[i]!] = 0;
-      return top.map((e) => ({ id: ids[e]!, title: titles[e]!, url: urls[e]! }));
-    },
+    ids: collection.ids,
+    urls: collection.urls,
+    search: (query, limit) => collection.search(query, limit),
     scores(query) {
-      const count = scoreAll(query);
-      const copy = total.slice();
-      for (let i = 0; i < count; i++) total[touched[i]!] = 0;
-      return copy;
+      const size = collection.size;
+      if (size === 0) return new Float64Array(0);
+      core.postings.prepare();
+      return core.scores(query, size);
     },
   };
 }
@@ -300,70 +489,4 @@ export function passageStarts(length: number, size: number): number[] {
   const starts = [0];
   for (let from = step; from + size - step < length; from += step) starts.push(from);
   return starts;
-}
-
-/** Scores one view's units for the query tokens into `view.score`; returns how many it touched. */
-function scoreView(view: View, terms: readonly string[], tokens: readonly string[], parameters: Bm25Parameters): number {
-  const { k1, prefix: discount } = parameters;
-  const { postings: { start, entry, counts }, coef, size, tf, score, listed, touched } = view;
-  let touchedCount = 0;
-  for (const token of tokens) {
-    let count = 0;
-    let term = lowerBound(terms, token);
-    const end = token.length >= 3 ? lowerBound(terms, `${token}\uffff`) : terms[term] === token ? term + 1 : term;
-    for (; term < end; term++) {
-      const factor = terms[term] === token ? 1 : discount;
-      for (let p = start[term]!, last = start[term + 1]!; p < last; p++) {
-        const u = entry[p]!;
-        const c = p * FIELDS, k = u * FIELDS;
-        const add = factor * (counts[c]! * coef[k]! + counts[c + 1]! * coef[k + 1]! + counts[c + 2]! * coef[k + 2]! + counts[c + 3]! * coef[k + 3]!);
-        if (add === 0) continue;
-        if (tf[u] === 0) listed[count++] = u;
-        tf[u]! += add;
-      }
-    }
-    const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
-    for (let i = 0; i < count; i++) {
-      const u = listed[i]!;
-      const t = tf[u]!;
-      if (score[u] === 0) touched[touchedCount++] = u;
-      score[u]! += (idf * t) / (k1 + t);
-      tf[u] = 0;
-    }
-  }
-  return touchedCount;
-}
-
-/** True when entry a ranks before entry b: higher score, then earlier in the collection. */
-function before(score: Float64Array, a: number, b: number): boolean {
-  return score[a]! > score[b]! || (score[a] === score[b] && a < b);
-}
-
-/** The `limit` best of the touched entries, best first: a heap whose root is the worst kept. */
-function selectTop(score: Float64Array, touched: Int32Array, count: number, limit: number): number[] {
-  const heap: number[] = [];
-  const worse = (a: number, b: number) => before(score, b, a);
-  for (let i = 0; i < count; i++) {
-    const e = touched[i]!;
-    if (heap.length < limit) {
-      let child = heap.length;
-      heap.push(e);
-      while (child > 0) {
-        const parent = (child - 1) >> 1;
-        if (!worse(e, heap[parent]!)) break;
-        heap[child] = heap[parent]!;
-        child = parent;
-      }
-      heap[child] = e;
-    } else if (before(score, e, heap[0]!)) {
-      let parent = 0;
-      for (let child = 1; child < heap.length; parent = child, child = 2 * child + 1) {
-        if (child + 1 < heap.length && worse(heap[child + 1]!, heap[child]!)) child++;
-        if (!worse(heap[child]!, e)) break;
-        heap[parent] = heap[child]!;
-      }
-      heap[parent] = e;
-    }
-  }
-  return heap.sort((a, b) => (before(score, a, b) ? -1 : 1));
 }

@@ -1,15 +1,15 @@
 /**
  * The ranking index: the documented rule (README "How ranking works"), computed from postings
- * built once over a sorted term dictionary, so a prefix is a range and a query touches only the
- * entries that share a token or a prefix with it.
+ * over a sorted term dictionary, so a prefix is a range and a query touches only the entries
+ * that share a token or a prefix with it. The postings change one entry at a time
+ * (./postings.ts); the collection side, shared with BM25, is ./entries.ts.
  */
 import type { SearchResult } from "../contract/schemas.js";
 import { McpSearchError } from "../errors.js";
-import { createIntentBoost, type IndexIntentOptions } from "../site/intent.js";
+import { createBm25Core } from "./bm25.js";
+import { Collection, grown, selectTop, type RankingCore } from "./entries.js";
 import { normalizeText } from "./normalize.js";
-import { lowerBound, PostingsBuilder, type Postings } from "./postings.js";
-import { createResolver } from "./resolve.js";
-import { createBm25Ranking } from "./bm25.js";
+import { SegmentedPostings, type TermRange } from "./postings.js";
 
 export { normalizeText };
 
@@ -45,7 +45,10 @@ export interface SearchOptions {
 }
 
 /**
- * A built index: its size, a deterministic `search` and a tolerant `resolve`.
+ * An index: its size, a deterministic `search`, a tolerant `resolve`, and updates one entry at a
+ * time. After any sequence of `add`, `remove` and `replace`, `search` returns exactly what
+ * `createIndex` over the current entries returns, in their tie order: insertion order, a
+ * replaced entry keeping the place of the one it replaced.
  *
  * @example
  * const index: SearchIndex = createIndex(entries);
@@ -74,21 +77,50 @@ export interface SearchIndex {
    * index.resolve("/docs");                      // => null
    */
   resolve(ref: string): string | null;
+  /**
+   * Adds one entry, after every entry already there in the tie order. Costs the entry's tokens
+   * (amortised: postings are compacted now and then, see docs). Throws `McpSearchError` when the
+   * id is already in the index, or for a malformed entry (the checks of {@link createIndex}).
+   *
+   * @example
+   * const index = createIndex([]);
+   * index.add({ id: "a", title: "Zip files", url: "https://x.org/a" });
+   * index.search("zip")[0]?.id; // => "a"
+   */
+  add(entry: IndexEntry): void;
+  /**
+   * Removes the entry with this id. Throws `McpSearchError` when no entry has it.
+   *
+   * @example
+   * index.remove("a");
+   * index.search("zip"); // => []
+   */
+  remove(id: string): void;
+  /**
+   * Replaces the entry that has `entry.id` by `entry`, keeping its place in the tie order.
+   * Throws `McpSearchError` when no entry has the id.
+   *
+   * @example
+   * index.replace({ id: "a", title: "Tar archives", url: "https://x.org/a" });
+   * index.search("tar")[0]?.id; // => "a"
+   */
+  replace(entry: IndexEntry): void;
+  /**
+   * True when an entry has this id.
+   *
+   * @example
+   * createIndex([{ id: "a", title: "A", url: "https://x.org/a" }]).has("a"); // => true
+   */
+  has(id: string): boolean;
 }
 
 /**
  * Options of {@link createIndex}.
  *
  * @example
- * createIndex(entries, { intent: { now: ["page:/live"] } } satisfies IndexOptions);
+ * createIndex(entries, { ranking: "bm25" } satisfies IndexOptions);
  */
 export interface IndexOptions {
-  /**
-   * Boosts entries by query intent: present tense ("right now", "agora") or most recent
-   * ("latest", "último"). See {@link IndexIntentOptions} for the rule.
-   * @default undefined (the default ranking, whatever the query says)
-   */
-  readonly intent?: IndexIntentOptions;
   /**
    * How entries are scored. `"rule"`: the documented rule, made for catalogues of short titles
    * (an id hit weighs 10, a title hit 3; no term frequency). `"bm25"`: BM25F over id, title,
@@ -167,169 +199,107 @@ const TOKEN_SCORE = new Uint8Array(256).map((_, masks) => {
 const PHRASE_BONUS = 10;
 
 
-/** Everything a search reads, built once; `score` and the masks are scratch, zero between calls. */
-interface IndexData {
-  readonly ids: readonly string[];
-  readonly titles: readonly string[];
-  readonly urls: readonly string[];
-  readonly normalizedTitles: readonly string[];
-  readonly postings: Postings;
-  readonly score: Float64Array;
-  readonly exact: Uint8Array;
-  readonly prefix: Uint8Array;
-  readonly touched: Int32Array;
-  readonly tokenTouched: Int32Array;
-}
+/** The rule's side of an index: postings with field masks, titles for the phrase bonus, scratch. */
+class RuleCore implements RankingCore {
+  readonly postings = new SegmentedPostings(1);
+  normalizedTitles: string[] = [];
+  // Scratch, zero between calls.
+  score: Float64Array = new Float64Array(0);
+  exact: Uint8Array = new Uint8Array(0);
+  prefix: Uint8Array = new Uint8Array(0);
+  touched: Int32Array = new Int32Array(0);
+  tokenTouched: Int32Array = new Int32Array(0);
+  private readonly range: TermRange = { baseFrom: 0, baseTo: 0, deltaFrom: 0, deltaTo: 0 };
 
-/**
- * Throws `McpSearchError` naming the entry's index and field: an id, title or url that is not a
- * string, an empty id, `keywords` that is not an array (a string would be read one character at
- * a time), a keyword that is not a string, or a `text` that is not a string.
- */
-function checkEntry(entry: IndexEntry, i: number): void {
-  for (const field of ["id", "title", "url"] as const) {
-    if (typeof entry?.[field] !== "string") throw new McpSearchError(`Index entry ${i} has no string "${field}": every entry needs an id, a title and a url.`);
-  }
-  if (entry.id === "") throw new McpSearchError(`Index entry ${i} has an empty "id": an id must name one document.`);
-  const { keywords, text } = entry as { keywords?: unknown; text?: unknown };
-  if (keywords !== undefined) {
-    if (!Array.isArray(keywords)) {
-      throw new McpSearchError(`Index entry ${i} has "keywords" of type ${describeType(keywords)}: it must be an array of strings.`);
-    }
-    keywords.forEach((keyword: unknown, k) => {
-      if (typeof keyword !== "string") {
-        throw new McpSearchError(`Index entry ${i} has "keywords[${k}]" of type ${describeType(keyword)}: every keyword must be a string.`);
-      }
-    });
-  }
-  if (text !== undefined && typeof text !== "string") {
-    throw new McpSearchError(`Index entry ${i} has "text" of type ${describeType(text)}: it must be a string when given.`);
-  }
-}
-
-function describeType(value: unknown): string {
-  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
-}
-
-function buildIndexData(entries: readonly IndexEntry[]): IndexData {
-  const seen = new Map<string, number>();
-  const builder = new PostingsBuilder();
-  const ids: string[] = [], titles: string[] = [], urls: string[] = [];
-  entries.forEach((entry, i) => {
-    checkEntry(entry, i);
-    const first = seen.get(entry.id);
-    if (first !== undefined) {
-      throw new McpSearchError(`Duplicate id ${JSON.stringify(entry.id)} in the index (entries ${first} and ${i}): an id must resolve to one document.`);
-    }
-    seen.set(entry.id, i);
-    ids.push(entry.id);
-    titles.push(entry.title);
-    urls.push(entry.url);
+  index(entry: IndexEntry, slot: number): void {
+    const { postings } = this;
+    this.normalizedTitles[slot] = normalizeText(entry.title);
     // The id field also counts when the whole normalised id equals the token; such an id
     // tokenises to exactly that token, so its exact posting already says so.
-    // The builder keeps one posting per (token, entry), so repeated tokens only OR their field in.
-    forEachToken(entry.id, (token) => builder.add(token, i, ID));
-    forEachToken(entry.title, (token) => builder.add(token, i, TITLE));
-    for (const keyword of entry.keywords ?? []) forEachToken(keyword, (token) => builder.add(token, i, KEYWORDS));
-    forEachToken(entry.text ?? "", (token) => builder.add(token, i, TEXT));
-  });
-  const normalizedTitles = titles.map(normalizeText);
-  const size = ids.length;
-  return {
-    ids, titles, urls, normalizedTitles, postings: builder.finish(),
-    score: new Float64Array(size), exact: new Uint8Array(size), prefix: new Uint8Array(size),
-    touched: new Int32Array(size), tokenTouched: new Int32Array(size),
-  };
-}
-
-/** Ors one term's field masks into `flags`, listing newly seen entries. */
-function collectTerm(data: IndexData, term: number, flags: Uint8Array, count: number): number {
-  const { postings: { start, entry, mask }, exact, prefix, tokenTouched } = data;
-  for (let p = start[term]!, end = start[term + 1]!; p < end; p++) {
-    const e = entry[p]!;
-    if ((exact[e]! | prefix[e]!) === 0) tokenTouched[count++] = e;
-    flags[e]! |= mask[p]!;
+    // One posting per (token, entry): repeated tokens only OR their field in.
+    forEachToken(entry.id, (token) => postings.mark(token, slot, ID));
+    forEachToken(entry.title, (token) => postings.mark(token, slot, TITLE));
+    for (const keyword of entry.keywords ?? []) forEachToken(keyword, (token) => postings.mark(token, slot, KEYWORDS));
+    forEachToken(entry.text ?? "", (token) => postings.mark(token, slot, TEXT));
   }
-  return count;
-}
 
-/** Adds one query token's half points to every entry it covers; returns the touched count. */
-function scoreToken(data: IndexData, token: string, touchedCount: number): number {
-  const { postings: { terms }, exact, prefix, score, touched, tokenTouched } = data;
-  let term = lowerBound(terms, token);
-  let count = terms[term] === token ? collectTerm(data, term++, exact, 0) : 0;
-  if (token.length >= 3) {
-    for (const end = lowerBound(terms, token + "\uffff"); term < end; term++) count = collectTerm(data, term, prefix, count);
+  unindex(slot: number): void {
+    this.normalizedTitles[slot] = "";
   }
-  for (let i = 0; i < count; i++) {
-    const e = tokenTouched[i]!;
-    if (score[e] === 0) touched[touchedCount++] = e;
-    score[e]! += TOKEN_SCORE[(exact[e]! << 4) | prefix[e]!]!;
-    exact[e] = prefix[e] = 0;
-  }
-  return touchedCount;
-}
 
-/**
- * Adds the phrase bonus to the entries that already cover a query token and whose normalised
- * title holds the whole normalised query. The bonus never creates a match on its own: an entry
- * that covers no token scored 0 and is not touched, whatever its title holds.
- */
-function scorePhrase(data: IndexData, phrase: string, touchedCount: number): void {
-  const { normalizedTitles, score, touched } = data;
-  for (let i = 0; i < touchedCount; i++) {
-    const e = touched[i]!;
-    if (normalizedTitles[e]!.includes(phrase)) score[e]! += PHRASE_BONUS;
+  remap(remap: Int32Array, live: number): void {
+    for (let slot = 0; slot < remap.length; slot++) {
+      const to = remap[slot] as number;
+      if (to >= 0) this.normalizedTitles[to] = this.normalizedTitles[slot] as string;
+    }
+    this.normalizedTitles.length = live;
   }
-}
 
-/**
- * The `limit` best touched entries, best first: a min-heap of keys that order by score, then by
- * collection order (`score × size + size − 1 − entry`, exact in a double).
- */
-function selectTop(data: IndexData, touchedCount: number, limit: number): SearchResult[] {
-  const { score, touched, ids, titles, urls } = data;
-  const size = ids.length;
-  const heap = new Float64Array(Math.min(limit, touchedCount));
-  let length = 0;
-  for (let i = 0; i < touchedCount; i++) {
-    const e = touched[i]!;
-    const key = score[e]! * size + (size - 1 - e);
-    if (length < heap.length) {
-      let child = length++;
-      while (child > 0 && heap[(child - 1) >> 1]! > key) {
-        heap[child] = heap[(child - 1) >> 1]!;
-        child = (child - 1) >> 1;
+  search(query: string, limit: number, order: Float64Array): number[] {
+    const tokens = tokenize(query);
+    if (tokens.length === 0) return [];
+    const slots = this.postings.slots;
+    if (this.score.length < slots) {
+      this.score = grown(this.score, slots);
+      this.exact = grown(this.exact, slots);
+      this.prefix = grown(this.prefix, slots);
+      this.touched = grown(this.touched, slots);
+      this.tokenTouched = grown(this.tokenTouched, slots);
+    }
+    let touchedCount = 0;
+    for (const token of tokens) touchedCount = this.scoreToken(token, touchedCount);
+    const phrase = normalizeText(query);
+    if (phrase.length >= 3) this.scorePhrase(phrase, touchedCount);
+    const results = selectTop(this.score, order, this.touched, touchedCount, limit);
+    for (let i = 0; i < touchedCount; i++) this.score[this.touched[i]!] = 0;
+    return results;
+  }
+
+  /** Adds one query token's half points to every entry it covers; returns the touched count. */
+  private scoreToken(token: string, touchedCount: number): number {
+    const { postings, exact, prefix, score, touched, tokenTouched } = this;
+    const { baseTerms, baseStart, baseEntry, baseData, deltaSorted, deltaSortedTerms, deltaHead, deltaEntry, deltaNext, deltaData, alive } = postings;
+    const range = postings.range(token, token.length >= 3, this.range);
+    let count = 0;
+    for (let t = range.baseFrom; t < range.baseTo; t++) {
+      const flags = baseTerms[t] === token ? exact : prefix;
+      for (let p = baseStart[t]!, end = baseStart[t + 1]!; p < end; p++) {
+        const e = baseEntry[p]!;
+        if (alive[e] === 0) continue;
+        if ((exact[e]! | prefix[e]!) === 0) tokenTouched[count++] = e;
+        flags[e]! |= baseData[p]!;
       }
-      heap[child] = key;
-    } else if (key > heap[0]!) {
-      let parent = 0;
-      for (let child = 1; child < length; parent = child, child = 2 * child + 1) {
-        if (child + 1 < length && heap[child + 1]! < heap[child]!) child++;
-        if (heap[child]! >= key) break;
-        heap[parent] = heap[child]!;
+    }
+    for (let d = range.deltaFrom; d < range.deltaTo; d++) {
+      const flags = deltaSortedTerms[d] === token ? exact : prefix;
+      for (let p = deltaHead[deltaSorted[d]!]!; p !== -1; p = deltaNext[p]!) {
+        const e = deltaEntry[p]!;
+        if (alive[e] === 0) continue;
+        if ((exact[e]! | prefix[e]!) === 0) tokenTouched[count++] = e;
+        flags[e]! |= deltaData[p]!;
       }
-      heap[parent] = key;
+    }
+    for (let i = 0; i < count; i++) {
+      const e = tokenTouched[i]!;
+      if (score[e] === 0) touched[touchedCount++] = e;
+      score[e]! += TOKEN_SCORE[(exact[e]! << 4) | prefix[e]!]!;
+      exact[e] = prefix[e] = 0;
+    }
+    return touchedCount;
+  }
+
+  /**
+   * Adds the phrase bonus to the entries that already cover a query token and whose normalised
+   * title holds the whole normalised query. The bonus never creates a match on its own: an entry
+   * that covers no token scored 0 and is not touched, whatever its title holds.
+   */
+  private scorePhrase(phrase: string, touchedCount: number): void {
+    const { normalizedTitles, score, touched } = this;
+    for (let i = 0; i < touchedCount; i++) {
+      const e = touched[i]!;
+      if (normalizedTitles[e]!.includes(phrase)) score[e]! += PHRASE_BONUS;
     }
   }
-  heap.sort().reverse();
-  return Array.from(heap, (key) => {
-    const e = size - 1 - (key % size);
-    return { id: ids[e]!, title: titles[e]!, url: urls[e]! };
-  });
-}
-
-function searchIndex(data: IndexData, query: string, options?: SearchOptions): SearchResult[] {
-  const limit = Math.floor(options?.limit ?? DEFAULT_LIMIT);
-  const tokens = tokenize(query);
-  if (!(limit > 0) || tokens.length === 0) return [];
-  let touchedCount = 0;
-  for (const token of tokens) touchedCount = scoreToken(data, token, touchedCount);
-  const phrase = normalizeText(query);
-  if (phrase.length >= 3) scorePhrase(data, phrase, touchedCount);
-  const results = selectTop(data, touchedCount, limit);
-  for (let i = 0; i < touchedCount; i++) data.score[data.touched[i]!] = 0;
-  return results;
 }
 
 /**
@@ -352,30 +322,18 @@ function searchIndex(data: IndexData, query: string, options?: SearchOptions): S
 export function createIndex(entries: readonly IndexEntry[], indexOptions: IndexOptions = {}): SearchIndex {
   const { ranking = "rule" } = indexOptions;
   if (ranking !== "rule" && ranking !== "bm25") throw new McpSearchError(`Unknown ranking ${JSON.stringify(ranking)}: use "rule" or "bm25".`);
-  if (ranking === "bm25") return createBm25Index(entries, indexOptions);
-  const data = buildIndexData(entries);
-  const { intent } = indexOptions;
-  const rankAll = (query: string) => searchIndex(data, query, { limit: data.ids.length });
-  const boost = intent && createIntentBoost(entries, intent, { defaultLimit: DEFAULT_LIMIT, rankAll, tokenize });
-  let resolver: ((ref: string) => string | null) | undefined;
+  const collection = new Collection(ranking === "bm25" ? createBm25Core() : new RuleCore());
+  collection.addAll(entries);
   return {
-    size: data.ids.length,
-    search: (query, options) => boost?.(query, options) ?? searchIndex(data, query, options),
-    resolve: (ref) => (resolver ??= createResolver(data.ids, data.urls))(ref),
-  };
-}
-
-/** `createIndex` with the BM25F ranking of ./bm25.ts, the same intent boost and resolver. */
-function createBm25Index(entries: readonly IndexEntry[], { intent }: IndexOptions): SearchIndex {
-  const ranking = createBm25Ranking(entries);
-  const size = ranking.ids.length;
-  const rankAll = (query: string) => ranking.search(query, size);
-  const boost = intent && createIntentBoost(entries, intent, { defaultLimit: DEFAULT_LIMIT, rankAll, tokenize });
-  let resolver: ((ref: string) => string | null) | undefined;
-  return {
-    size,
-    search: (query, options) => boost?.(query, options) ?? ranking.search(query, options?.limit ?? DEFAULT_LIMIT),
-    resolve: (ref) => (resolver ??= createResolver(ranking.ids, ranking.urls))(ref),
+    get size() {
+      return collection.size;
+    },
+    search: (query, options) => collection.search(query, options?.limit ?? DEFAULT_LIMIT),
+    resolve: (ref) => collection.resolve(ref),
+    add: (entry) => collection.add(entry),
+    remove: (id) => collection.remove(id),
+    replace: (entry) => collection.replace(entry),
+    has: (id) => collection.has(id),
   };
 }
 

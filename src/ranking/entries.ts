@@ -1,10 +1,20 @@
 /**
- * Private helper of the rankings: the set-up checks every index makes on its entries, with the
- * messages users see.
+ * Private helper of the rankings: the collection side of an index that both rankings share.
+ * It checks entries (with the messages users see), keeps each entry's id, title, url and place in
+ * the tie order in numbered slots, and turns `add`, `remove` and `replace` into slot operations on
+ * a {@link RankingCore}, which holds the postings and the scoring.
+ *
+ * Tie order: every entry gets a place when it is added, after every entry already there; a
+ * replaced entry keeps the place of the one it replaces. A fresh build gives the entries their
+ * array order, so after any sequence of updates the index ranks as a fresh build over the
+ * current entries in that order.
  */
+import type { SearchResult } from "../contract/schemas.js";
 import { McpSearchError } from "../errors.js";
+import type { SegmentedPostings } from "./postings.js";
+import { createResolver } from "./resolve.js";
 
-/** The shape both rankings read (the public `IndexEntry` of rank.ts). */
+/** The shape both rankings read (the public `IndexEntry` of create-index.ts). */
 export interface RankedEntry {
   readonly id: string;
   readonly title: string;
@@ -14,24 +24,216 @@ export interface RankedEntry {
 }
 
 /**
- * Throws `McpSearchError` for an entry without a string id, title or url, or for an id seen
- * twice; otherwise returns the ids, titles and urls in collection order.
+ * Throws `McpSearchError` naming the entry (`label`, e.g. "Index entry 3") and the field: an id,
+ * title or url that is not a string, an empty id, `keywords` that is not an array (a string would
+ * be read one character at a time), a keyword that is not a string, or a `text` that is not a
+ * string.
  */
-export function checkEntries(entries: readonly RankedEntry[]): { ids: string[]; titles: string[]; urls: string[] } {
-  const seen = new Map<string, number>();
-  const ids: string[] = [], titles: string[] = [], urls: string[] = [];
-  entries.forEach((entry, i) => {
-    for (const field of ["id", "title", "url"] as const) {
-      if (typeof entry?.[field] !== "string") throw new McpSearchError(`Index entry ${i} has no string "${field}": every entry needs an id, a title and a url.`);
+export function checkEntry(entry: RankedEntry, label: string): void {
+  for (const field of ["id", "title", "url"] as const) {
+    if (typeof entry?.[field] !== "string") throw new McpSearchError(`${label} has no string "${field}": every entry needs an id, a title and a url.`);
+  }
+  if (entry.id === "") throw new McpSearchError(`${label} has an empty "id": an id must name one document.`);
+  const { keywords, text } = entry as { keywords?: unknown; text?: unknown };
+  if (keywords !== undefined) {
+    if (!Array.isArray(keywords)) {
+      throw new McpSearchError(`${label} has "keywords" of type ${describeType(keywords)}: it must be an array of strings.`);
     }
-    const first = seen.get(entry.id);
-    if (first !== undefined) {
-      throw new McpSearchError(`Duplicate id ${JSON.stringify(entry.id)} in the index (entries ${first} and ${i}): an id must resolve to one document.`);
+    keywords.forEach((keyword: unknown, k) => {
+      if (typeof keyword !== "string") {
+        throw new McpSearchError(`${label} has "keywords[${k}]" of type ${describeType(keyword)}: every keyword must be a string.`);
+      }
+    });
+  }
+  if (text !== undefined && typeof text !== "string") {
+    throw new McpSearchError(`${label} has "text" of type ${describeType(text)}: it must be a string when given.`);
+  }
+}
+
+function describeType(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+}
+
+/** What a ranking keeps per slot and how it scores; the collection calls it. */
+export interface RankingCore {
+  readonly postings: SegmentedPostings;
+  /** Indexes `entry` in `slot`, just opened. */
+  index(entry: RankedEntry, slot: number): void;
+  /** Forgets what `slot` added to the collection statistics; its postings die with the slot. */
+  unindex(slot: number): void;
+  /** Moves per-slot data after a compaction (`remap[old]` is the new slot or -1). */
+  remap(remap: Int32Array, live: number): void;
+  /** Scores the live slots: the `limit` best, best first, ties by `order` (lower first). */
+  search(query: string, limit: number, order: Float64Array, size: number): number[];
+}
+
+/** The entry-level operations of an index, checked; see the module comment for the tie order. */
+export class Collection {
+  ids: string[] = [];
+  titles: string[] = [];
+  urls: string[] = [];
+  order: Float64Array = new Float64Array(0);
+  private readonly slotOf = new Map<string, number>();
+  private nextPlace = 0;
+  private resolver: ((ref: string) => string | null) | undefined;
+
+  constructor(private readonly core: RankingCore) {}
+
+  get size(): number {
+    return this.slotOf.size;
+  }
+
+  /** Indexes entries in array order (a fresh build), then compacts once. */
+  addAll(entries: readonly RankedEntry[]): void {
+    const first = new Map<string, number>();
+    entries.forEach((entry, i) => {
+      checkEntry(entry, `Index entry ${i}`);
+      const seen = first.get(entry.id);
+      if (seen !== undefined) {
+        throw new McpSearchError(`Duplicate id ${JSON.stringify(entry.id)} in the index (entries ${seen} and ${i}): an id must resolve to one document.`);
+      }
+      first.set(entry.id, i);
+    });
+    for (const entry of entries) this.place(entry, this.nextPlace++);
+    if (this.core.postings.deltaLength > 0) this.compact();
+  }
+
+  add(entry: RankedEntry): void {
+    checkEntry(entry, "The added entry");
+    if (this.slotOf.has(entry.id)) {
+      throw new McpSearchError(`Duplicate id ${JSON.stringify(entry.id)}: the index already holds it; use replace to change it.`);
     }
-    seen.set(entry.id, i);
-    ids.push(entry.id);
-    titles.push(entry.title);
-    urls.push(entry.url);
-  });
-  return { ids, titles, urls };
+    this.place(entry, this.nextPlace++);
+    this.settle();
+  }
+
+  remove(id: string): void {
+    const slot = typeof id === "string" ? this.slotOf.get(id) : undefined;
+    if (slot === undefined) throw new McpSearchError(`Cannot remove ${JSON.stringify(id)}: no entry has this id.`);
+    this.drop(slot);
+    this.settle();
+  }
+
+  replace(entry: RankedEntry): void {
+    checkEntry(entry, "The replacing entry");
+    const slot = this.slotOf.get(entry.id);
+    if (slot === undefined) throw new McpSearchError(`Cannot replace ${JSON.stringify(entry.id)}: no entry has this id; use add.`);
+    const place = this.order[slot] as number;
+    this.drop(slot);
+    this.place(entry, place);
+    this.settle();
+  }
+
+  has(id: string): boolean {
+    return this.slotOf.has(id);
+  }
+
+  search(query: string, limit: number): SearchResult[] {
+    const max = Math.floor(limit);
+    if (!(max > 0) || this.slotOf.size === 0) return [];
+    this.core.postings.prepare();
+    return this.core.search(query, max, this.order, this.slotOf.size).map((slot) => ({
+      id: this.ids[slot] as string,
+      title: this.titles[slot] as string,
+      url: this.urls[slot] as string,
+    }));
+  }
+
+  resolve(ref: string): string | null {
+    if (this.resolver === undefined) {
+      const ids: string[] = [];
+      const urls: string[] = [];
+      for (const slot of this.slotOf.values()) {
+        ids.push(this.ids[slot] as string);
+        urls.push(this.urls[slot] as string);
+      }
+      this.resolver = createResolver(ids, urls);
+    }
+    return this.resolver(ref);
+  }
+
+  private place(entry: RankedEntry, place: number): void {
+    const slot = this.core.postings.open();
+    if (slot >= this.order.length) {
+      const order = new Float64Array(Math.max(16, 2 * slot + 2));
+      order.set(this.order);
+      this.order = order;
+    }
+    this.ids[slot] = entry.id;
+    this.titles[slot] = entry.title;
+    this.urls[slot] = entry.url;
+    this.order[slot] = place;
+    this.slotOf.set(entry.id, slot);
+    this.core.index(entry, slot);
+    this.resolver = undefined;
+  }
+
+  private drop(slot: number): void {
+    this.core.unindex(slot);
+    this.core.postings.remove(slot);
+    this.slotOf.delete(this.ids[slot] as string);
+    this.resolver = undefined;
+  }
+
+  private settle(): void {
+    if (this.core.postings.wantsCompaction()) this.compact();
+  }
+
+  private compact(): void {
+    const remap = this.core.postings.compact();
+    const live = this.core.postings.slots;
+    for (let slot = 0; slot < remap.length; slot++) {
+      const to = remap[slot] as number;
+      if (to < 0 || to === slot) continue;
+      this.ids[to] = this.ids[slot] as string;
+      this.titles[to] = this.titles[slot] as string;
+      this.urls[to] = this.urls[slot] as string;
+      this.order[to] = this.order[slot] as number;
+    }
+    this.ids.length = this.titles.length = this.urls.length = live;
+    for (let slot = 0; slot < live; slot++) this.slotOf.set(this.ids[slot] as string, slot);
+    this.core.remap(remap, live);
+  }
+}
+
+/** True when entry a ranks before entry b: higher score, then earlier place. */
+function before(score: Float64Array, order: Float64Array, a: number, b: number): boolean {
+  return score[a]! > score[b]! || (score[a] === score[b] && order[a]! < order[b]!);
+}
+
+/** The `limit` best of the touched slots, best first: a heap whose root is the worst kept. */
+export function selectTop(score: Float64Array, order: Float64Array, touched: Int32Array, count: number, limit: number): number[] {
+  const heap: number[] = [];
+  const worse = (a: number, b: number) => before(score, order, b, a);
+  for (let i = 0; i < count; i++) {
+    const e = touched[i]!;
+    if (heap.length < limit) {
+      let child = heap.length;
+      heap.push(e);
+      while (child > 0) {
+        const parent = (child - 1) >> 1;
+        if (!worse(e, heap[parent]!)) break;
+        heap[child] = heap[parent]!;
+        child = parent;
+      }
+      heap[child] = e;
+    } else if (before(score, order, e, heap[0]!)) {
+      let parent = 0;
+      for (let child = 1; child < heap.length; parent = child, child = 2 * child + 1) {
+        if (child + 1 < heap.length && worse(heap[child + 1]!, heap[child]!)) child++;
+        if (!worse(heap[child]!, e)) break;
+        heap[parent] = heap[child]!;
+      }
+      heap[parent] = e;
+    }
+  }
+  return heap.sort((a, b) => (before(score, order, a, b) ? -1 : 1));
+}
+
+/** Grows a per-slot typed array to hold `needed` values, doubling. */
+export function grown<T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(array: T, needed: number): T {
+  if (needed <= array.length) return array;
+  const next = new (array.constructor as new (length: number) => T)(Math.max(needed, array.length * 2, 16));
+  next.set(array);
+  return next;
 }

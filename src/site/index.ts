@@ -20,5 +20,5 @@ export { findDates, keepHeldDates } from "./dates.js";
 export type { FindDatesOptions, QueryDates } from "./dates.js";
 
 // Intent
-export { INTENT_WORDS, detectIntent } from "./intent.js";
+export { INTENT_WORDS, createIntentIndex, detectIntent } from "./intent.js";
 export type { IndexIntentOptions, IntentWords, QueryIntent } from "./intent.js";

@@ -1,5 +1,5 @@
 /**
- * The intent hook of `createIndex`: "where is X right now" and "latest X" differ by exactly the
+ * The intent wrapper of an index ({@link createIntentIndex}): "where is X right now" and "latest X" differ by exactly the
  * words a keyword scorer drops, so the index can read them and put the entries that answer the
  * present tense (a live page) or the most recent past (the newest finished records) first.
  *
@@ -16,7 +16,7 @@ import type { SearchResult } from "../contract/schemas.js";
 import { McpSearchError } from "../errors.js";
 import { normalizeText } from "../ranking/normalize.js";
 import { LOCALES, localeTexts, type Locale } from "../locales/index.js";
-import type { IndexEntry, SearchOptions } from "../ranking/create-index.js";
+import { createIndex, DEFAULT_LIMIT, tokenize, type IndexEntry, type IndexOptions, type SearchIndex, type SearchOptions } from "../ranking/create-index.js";
 
 /**
  * The two lists of one locale: words (or phrases) of the present tense, and of the most recent
@@ -57,11 +57,11 @@ export interface QueryIntent {
 }
 
 /**
- * The `intent` option of `createIndex`: which entries answer each intent.
+ * The intent options of {@link createIntentIndex}: which entries answer each intent.
  *
  * @example
- * createIndex(entries, {
- *   intent: { now: ["page:/live"], latest: (entry) => /\d{4}-\d{2}-\d{2}/.exec(entry.id)?.[0] },
+ * createIntentIndex(entries, {
+ *   now: ["page:/live"], latest: (entry) => /\d{4}-\d{2}-\d{2}/.exec(entry.id)?.[0],
  * });
  */
 export interface IndexIntentOptions {
@@ -152,33 +152,35 @@ export function detectIntent(query: string, words?: IntentWords): QueryIntent {
 }
 
 /** For each entry, its place in an intent's own order, or -1 when it does not answer it. */
-function rankIds(ids: readonly string[], listed: readonly string[], option: string): Int32Array {
+function rankIds(ids: readonly string[], listed: readonly string[], option: string, strict: boolean): Int32Array {
   const position = new Map(ids.map((id, entry) => [id, entry]));
   const rank = new Int32Array(ids.length).fill(-1);
   listed.forEach((id, place) => {
     const entry = position.get(id);
     if (entry === undefined) {
-      throw new McpSearchError(`createIndex: intent.${option} names the id ${JSON.stringify(id)}, which no entry has.`);
+      // After updates, a listed id may have been removed: it then answers nothing.
+      if (!strict) return;
+      throw new McpSearchError(`createIntentIndex: intent.${option} names the id ${JSON.stringify(id)}, which no entry has.`);
     }
     if (rank[entry] !== -1) {
-      throw new McpSearchError(`createIndex: intent.${option} names the id ${JSON.stringify(id)} twice.`);
+      throw new McpSearchError(`createIntentIndex: intent.${option} names the id ${JSON.stringify(id)} twice.`);
     }
     rank[entry] = place;
   });
   return rank;
 }
 
-function rankNow(entries: readonly IndexEntry[], option: IndexIntentOptions["now"]): Int32Array {
+function rankNow(entries: readonly IndexEntry[], option: IndexIntentOptions["now"], strict: boolean): Int32Array {
   if (option === undefined || Array.isArray(option)) {
-    return rankIds(entries.map((entry) => entry.id), (option ?? []) as readonly string[], "now");
+    return rankIds(entries.map((entry) => entry.id), (option ?? []) as readonly string[], "now", strict);
   }
   const pick = option as (entry: IndexEntry) => boolean;
   return Int32Array.from(entries, (entry, i) => (pick(entry) ? i : -1));
 }
 
-function rankLatest(entries: readonly IndexEntry[], option: IndexIntentOptions["latest"]): Int32Array {
+function rankLatest(entries: readonly IndexEntry[], option: IndexIntentOptions["latest"], strict: boolean): Int32Array {
   if (option === undefined || Array.isArray(option)) {
-    return rankIds(entries.map((entry) => entry.id), (option ?? []) as readonly string[], "latest");
+    return rankIds(entries.map((entry) => entry.id), (option ?? []) as readonly string[], "latest", strict);
   }
   const keyOf = option as (entry: IndexEntry) => string | number | undefined;
   const dated: { entry: number; key: string | number }[] = [];
@@ -188,7 +190,7 @@ function rankLatest(entries: readonly IndexEntry[], option: IndexIntentOptions["
     const first = dated[0];
     if ((typeof key !== "string" && typeof key !== "number") || (first !== undefined && typeof first.key !== typeof key)) {
       throw new McpSearchError(
-        `createIndex: intent.latest gave ${JSON.stringify(key)} for the id ${JSON.stringify(entry.id)}; keys must be all strings or all numbers.`,
+        `createIntentIndex: intent.latest gave ${JSON.stringify(key)} for the id ${JSON.stringify(entry.id)}; keys must be all strings or all numbers.`,
       );
     }
     dated.push({ entry: i, key });
@@ -209,62 +211,112 @@ function groupOf(rank: Int32Array): number[] {
   return members.sort((a, b) => (rank[a] as number) - (rank[b] as number));
 }
 
-/** What the boost borrows from the index, so this module does not import it back. @internal */
-export interface IntentRanking {
-  /** `DEFAULT_LIMIT`. */
-  readonly defaultLimit: number;
-  /** The default ranking of a query, with no limit. */
-  readonly rankAll: (query: string) => SearchResult[];
-  /** The index's tokenizer: a rest with no token means the query named no topic. */
-  readonly tokenize: (text: string) => string[];
+/** Who answers each intent, worked out from the current entries. */
+interface IntentGroups {
+  readonly now: Int32Array;
+  readonly latest: Int32Array;
+  readonly nowGroup: readonly number[];
+  readonly latestGroup: readonly number[];
+  readonly position: ReadonlyMap<string, number>;
+  readonly results: readonly SearchResult[];
+}
+
+function groupEntries(entries: readonly IndexEntry[], options: IndexIntentOptions, strict: boolean): IntentGroups {
+  const now = rankNow(entries, options.now, strict);
+  const latest = rankLatest(entries, options.latest, strict);
+  return {
+    now,
+    latest,
+    nowGroup: groupOf(now),
+    latestGroup: groupOf(latest),
+    position: new Map(entries.map((entry, i) => [entry.id, i])),
+    // A copy, like the index's own: a later change to the caller's array cannot leak in.
+    results: entries.map(({ id, title, url }) => ({ id, title, url })),
+  };
 }
 
 /**
- * The boosted search, built once by `createIndex` when `intent` is given. It returns
- * `undefined` when the query fires no intent, so the caller runs the default search unchanged.
- * Not re-exported from the package entry.
+ * An index whose search reads query intent: `createIndex(entries, indexOptions)` wrapped so that
+ * a query with present-tense words ("right now", "agora") or most-recent words ("latest",
+ * "último") puts the entries that answer them first (the rule in this module's comment). It uses
+ * only the index's public API; without an intent word in the query, `search` is the index's own.
+ * Updates go to the index; the intent groups are worked out again from the current entries on
+ * the next search that fires an intent (linear in the collection), and an id listed in `now` or
+ * `latest` that was removed then answers nothing. Throws `McpSearchError` as `createIndex` does,
+ * and when `now` or `latest` names an id no entry has (or twice), or `latest` gives keys of
+ * mixed types.
  *
- * @internal
+ * @example
+ * const index = createIntentIndex(
+ *   [
+ *     { id: "page:/docs/gamma", title: "Gamma flip explained", url: "https://x.org/docs/gamma" },
+ *     { id: "page:/live", title: "Gamma flip, live", url: "https://x.org/live" },
+ *   ],
+ *   { now: ["page:/live"] },
+ * );
+ * index.search("gamma flip right now")[0]?.id; // => "page:/live"
+ * index.search("gamma flip")[0]?.id;           // => "page:/docs/gamma"
  */
-export function createIntentBoost(
+export function createIntentIndex(
   entries: readonly IndexEntry[],
-  options: IndexIntentOptions,
-  ranking: IntentRanking,
-): (query: string, search?: SearchOptions) => SearchResult[] | undefined {
-  const { defaultLimit, rankAll, tokenize } = ranking;
-  const table = options.words === undefined ? DEFAULT_TABLE : buildPhraseTable(options.words);
-  const now = rankNow(entries, options.now);
-  const latest = rankLatest(entries, options.latest);
-  const nowGroup = groupOf(now);
-  const latestGroup = groupOf(latest);
-  const position = new Map(entries.map((entry, i) => [entry.id, i]));
-  // A copy, like the index's own: a later change to the caller's array cannot leak in.
-  const results: readonly SearchResult[] = entries.map(({ id, title, url }) => ({ id, title, url }));
-  const resultOf = (e: number): SearchResult => ({ ...(results[e] as SearchResult) });
+  intent: IndexIntentOptions,
+  indexOptions?: IndexOptions,
+): SearchIndex {
+  const index = createIndex(entries, indexOptions);
+  const current = new Map(entries.map((entry) => [entry.id, entry]));
+  const table = intent.words === undefined ? DEFAULT_TABLE : buildPhraseTable(intent.words);
+  let groups: IntentGroups | undefined = groupEntries(entries, intent, true);
+  const rankAll = (query: string) => index.search(query, { limit: index.size });
 
-  return (query, search) => {
-    const intent = scan(query, table);
-    const fires = (intent.now && nowGroup.length > 0) || (intent.latest && latestGroup.length > 0);
+  const boosted = (query: string, search?: SearchOptions): SearchResult[] | undefined => {
+    const words = scan(query, table);
+    groups ??= groupEntries([...current.values()], intent, false);
+    const { now, latest, nowGroup, latestGroup, position, results } = groups;
+    const fires = (words.now && nowGroup.length > 0) || (words.latest && latestGroup.length > 0);
     if (!fires) return undefined;
-    const limit = Math.floor(search?.limit ?? defaultLimit);
+    const limit = Math.floor(search?.limit ?? DEFAULT_LIMIT);
     if (!(limit > 0)) return [];
     const ranked = rankAll(query).map((hit) => position.get(hit.id) as number);
-    const topicless = tokenize(intent.rest).length === 0;
+    const topicless = tokenize(words.rest).length === 0;
     const placed = new Set<number>();
     const out: SearchResult[] = [];
     const place = (e: number) => {
       if (placed.has(e) || out.length >= limit) return;
       placed.add(e);
-      out.push(resultOf(e));
+      out.push({ ...(results[e] as SearchResult) });
     };
     // No topic named: every entry of the intent, in its own order. Otherwise the matched ones:
     // `now` in score order (the order of `ranked`), `latest` newest first.
-    if (intent.now) (topicless ? nowGroup : ranked.filter((e) => now[e] !== -1)).forEach(place);
-    if (intent.latest) {
+    if (words.now) (topicless ? nowGroup : ranked.filter((e) => now[e] !== -1)).forEach(place);
+    if (words.latest) {
       const newestFirst = (a: number, b: number) => (latest[a] as number) - (latest[b] as number);
       (topicless ? latestGroup : ranked.filter((e) => latest[e] !== -1).sort(newestFirst)).forEach(place);
     }
     ranked.forEach(place);
     return out;
+  };
+
+  return {
+    get size() {
+      return index.size;
+    },
+    search: (query, options) => boosted(query, options) ?? index.search(query, options),
+    resolve: (ref) => index.resolve(ref),
+    has: (id) => index.has(id),
+    add(entry) {
+      index.add(entry);
+      current.set(entry.id, entry);
+      groups = undefined;
+    },
+    remove(id) {
+      index.remove(id);
+      current.delete(id);
+      groups = undefined;
+    },
+    replace(entry) {
+      index.replace(entry);
+      current.set(entry.id, entry); // a Map keeps the key's place, as the index keeps the tie order
+      groups = undefined;
+    },
   };
 }

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BM25_DEFAULTS, LONG_STOPWORDS, bm25Tokens, createBm25Ranking, foldPlural, passageStarts, type Bm25Parameters } from "../../src/ranking/bm25.js";
 import { McpSearchError, createIndex, type IndexEntry } from "../../src/index.js";
+import { createIntentIndex } from "../../src/site/index.js";
 
 /**
  * The BM25F formula of src/bm25.ts read literally: every entry, every field, every token, by a
@@ -163,7 +164,7 @@ describe("createIndex with ranking bm25", () => {
 
   it("resolves urls and applies the intent boost like the rule's index", () => {
     const list = [readme("page:/live", "Live", "live data"), readme("page:/old", "Archive", "live data archive")];
-    const index = createIndex(list, { ranking: "bm25", intent: { now: ["page:/live"] } });
+    const index = createIntentIndex(list, { now: ["page:/live"] }, { ranking: "bm25" });
     expect(index.resolve("example.org/page:/live")).toBe("page:/live");
     expect(index.search("live data right now")[0]?.id).toBe("page:/live");
     expect(index.size).toBe(2);

@@ -6,10 +6,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
-  createIndex,
   type FetchDocument,
 } from "../../src/index.js";
 import {
+  createIntentIndex,
   mergeCatalogues,
   parseLlmsTxt,
   parseSitemap,
@@ -20,7 +20,7 @@ import { connect, textOf } from "../_register-helpers.js";
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8");
 
 const catalogue = mergeCatalogues(parseLlmsTxt(fixture("llms.txt")).entries, parseSitemap(fixture("sitemap.xml")).entries);
-const index = createIndex(catalogue, { intent: { now: ["page:/live"] } });
+const index = createIntentIndex(catalogue, { now: ["page:/live"] });
 const documents = new Map(
   catalogue.map((entry: CatalogueEntry): [string, FetchDocument] => [
     entry.id,

@@ -7,6 +7,7 @@ import {
 } from "../../src/index.js";
 import {
   INTENT_WORDS,
+  createIntentIndex,
   detectIntent,
   type IndexIntentOptions,
 } from "../../src/site/index.js";
@@ -106,14 +107,14 @@ describe("detectIntent", () => {
   });
 });
 
-describe("createIndex: intent", () => {
+describe("createIntentIndex", () => {
   it("buries the live page under dated records by default (the seed's bug)", () => {
     const order = ids(plain, "where is the SPX gamma flip right now");
     expect(order.indexOf("page:/live")).toBeGreaterThanOrEqual(3);
   });
 
   describe.each(INTENTS)("with %s", (_label, intent) => {
-    const index = createIndex(ENTRIES, { intent });
+    const index = createIntentIndex(ENTRIES, intent);
 
     it.each([
       "where is the SPX gamma flip right now",
@@ -166,7 +167,7 @@ describe("createIndex: intent", () => {
   });
 
   it("puts both groups first when both intents fire: now, then latest", () => {
-    const index = createIndex(ENTRIES, { intent: INTENTS[0]![1] });
+    const index = createIntentIndex(ENTRIES, INTENTS[0]![1]);
     const query = "latest gamma flip right now";
     const rest = ids(plain, query, 1000).filter((id) => id !== "page:/live" && !id.startsWith("session:"));
     expect(ids(index, query, 1000)).toStrictEqual(["page:/live", ...NEWEST_FIRST, ...rest]);
@@ -174,27 +175,27 @@ describe("createIndex: intent", () => {
 
   it("keeps the intent's own order when no topic was named, even where the words matched a later entry", () => {
     // "live" is an intent word and also a word of the live page's title.
-    const index = createIndex(ENTRIES, { intent: { now: ["page:/docs/methodology", "page:/live"] } });
+    const index = createIntentIndex(ENTRIES, { now: ["page:/docs/methodology", "page:/live"] });
     expect(ids(plain, "live")).toStrictEqual(["page:/live"]);
     expect(ids(index, "live")).toStrictEqual(["page:/docs/methodology", "page:/live"]);
   });
 
   it("changes nothing for an intent the option does not configure", () => {
-    const nowOnly = createIndex(ENTRIES, { intent: { now: ["page:/live"] } });
-    const latestOnly = createIndex(ENTRIES, { intent: { latest: NEWEST_FIRST } });
+    const nowOnly = createIntentIndex(ENTRIES, { now: ["page:/live"] });
+    const latestOnly = createIntentIndex(ENTRIES, { latest: NEWEST_FIRST });
     expect(ids(nowOnly, "latest gamma flip")).toStrictEqual(ids(plain, "latest gamma flip"));
     expect(ids(latestOnly, "gamma flip right now")).toStrictEqual(ids(plain, "gamma flip right now"));
   });
 
   it("uses the given words instead of the defaults", () => {
-    const index = createIndex(ENTRIES, { intent: { now: ["page:/live"], words: { now: ["ahorita"], latest: [] } } });
+    const index = createIntentIndex(ENTRIES, { now: ["page:/live"], words: { now: ["ahorita"], latest: [] } });
     expect(ids(index, "gamma flip ahorita")[0]).toBe("page:/live");
     expect(ids(index, "gamma flip right now")).toStrictEqual(ids(plain, "gamma flip right now"));
   });
 
   it("keeps its copy of the entries when the caller's array changes", () => {
     const entries = ENTRIES.map((entry) => ({ ...entry }));
-    const index = createIndex(entries, { intent: { now: ["page:/live"] } });
+    const index = createIntentIndex(entries, { now: ["page:/live"] });
     entries[RECORDS.length] = { ...LIVE, title: "changed" };
     expect(index.search("right now")).toStrictEqual([{ id: LIVE.id, title: LIVE.title, url: LIVE.url }]);
   });
@@ -204,17 +205,17 @@ describe("createIndex: intent", () => {
     [{ latest: ["session:2026-08-24", "session:2026-08-24"] }, /intent\.latest names the id "session:2026-08-24" twice/],
     [{ latest: (entry: IndexEntry) => (entry.id === "page:/live" ? 1 : entry.id.startsWith("session:") ? entry.id : undefined) }, /keys must be all strings or all numbers/],
   ] as [IndexIntentOptions, RegExp][])("throws McpSearchError on misuse: %#", (intent, message) => {
-    expect(() => createIndex(ENTRIES, { intent })).toThrow(McpSearchError);
-    expect(() => createIndex(ENTRIES, { intent })).toThrow(message);
+    expect(() => createIntentIndex(ENTRIES, intent)).toThrow(McpSearchError);
+    expect(() => createIntentIndex(ENTRIES, intent)).toThrow(message);
   });
 });
 
-describe("createIndex: intent leaves the default ranking alone", () => {
+describe("createIntentIndex leaves the default ranking alone", () => {
   const WORDS = ["spx", "gamma", "flip", "walls", "call", "fechamento", "methodology", "2026", "rebuilt", "de", "o", "where"];
   const queries = fc.array(fc.constantFrom(...WORDS), { maxLength: 5 }).map((words) => words.join(" "));
 
   it("ranks every query with no intent word exactly as the index without the option", () => {
-    const boosted = INTENTS.map(([, intent]) => createIndex(ENTRIES, { intent }));
+    const boosted = INTENTS.map(([, intent]) => createIntentIndex(ENTRIES, intent));
     fc.assert(
       fc.property(queries, fc.constantFrom(undefined, 0, 1, 3, 1000), (query, limit) => {
         const options = limit === undefined ? undefined : { limit };
@@ -227,5 +228,23 @@ describe("createIndex: intent leaves the default ranking alone", () => {
   it("ranks intent words as plain words when no intent option is given", () => {
     expect(createIndex(ENTRIES, {}).search("latest gamma flip right now")).toStrictEqual(plain.search("latest gamma flip right now"));
     expect(ids(plain, "right now")).toStrictEqual([]);
+  });
+});
+
+describe("createIntentIndex: updates", () => {
+  it("ranks after add, remove and replace as a fresh wrapper over the current entries", () => {
+    const index = createIntentIndex(ENTRIES, { now: ["page:/live"], latest: NEWEST_FIRST });
+    const extra: IndexEntry = { id: "page:/live2", title: "SPX gamma flip live board", url: "https://example.com/live2" };
+    index.add(extra);
+    index.remove("page:/live");
+    const replaced = { ...ENTRIES[0]!, title: `${ENTRIES[0]!.title} rebuilt` };
+    index.replace(replaced);
+    const current = [replaced, ...ENTRIES.slice(1).filter((entry) => entry.id !== "page:/live"), extra];
+    const fresh = createIntentIndex(current, { latest: NEWEST_FIRST.filter((id) => id !== "page:/live") });
+    for (const query of ["gamma flip right now", "latest gamma flip", "right now", "latest", "rebuilt"]) {
+      expect(index.search(query)).toStrictEqual(fresh.search(query));
+    }
+    expect(index.size).toBe(current.length);
+    expect(index.has("page:/live")).toBe(false);
   });
 });

@@ -51,6 +51,8 @@ export interface ServeArguments {
   readonly token?: string | undefined;
   /** How search ranks documents: BM25F for prose, or the library's rule. @default "bm25" */
   readonly ranking: IndexRanking;
+  /** A folder for the index snapshot, for a warm start. @default undefined (no snapshot) */
+  readonly cache?: string | undefined;
 }
 
 /**
@@ -82,6 +84,7 @@ const OPTIONS = {
   "allowed-origin": { type: "string", multiple: true },
   token: { type: "string" },
   ranking: { type: "string" },
+  cache: { type: "string" },
 } as const;
 
 class UsageError extends Error {}
@@ -190,6 +193,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         allowedOrigins: (values["allowed-origin"] ?? []).map(parseOrigin),
         token: parseToken(values.token),
         ranking,
+        cache: values.cache,
       },
     };
   } catch (error) {
@@ -228,6 +232,8 @@ Options of serve:
   --max-file-bytes N     larger files are skipped (default ${SERVE_DEFAULTS.maxFileBytes})
   --ranking bm25|rule    bm25 (default): BM25F with term frequency and length normalisation,
                          for prose; rule: the library's rule, for catalogues of short titles
+  --cache DIR            keep a snapshot of the index in DIR: a restart reads again only the
+                         files whose path, size or modification time changed
   --vocabulary FILE      JSON table of { asked, source[] } pairs: everyday words to the
                          documents' words ([…] or { "sourceName": "…", "entries": […] })
 

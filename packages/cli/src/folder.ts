@@ -1,12 +1,13 @@
 /**
- * The document set of a served folder. It is read once, then kept current incrementally. A
- * change watch (./watch.ts) tells whether anything happened since the last refresh; only then
- * does a refresh list the tree and stat every file, re-read the files whose modification time or
- * size changed, drop the deleted ones, and rebuild the search index. Without a working watch,
- * every refresh does that check. Every read goes through the one containment check,
- * {@link readInside}, which checks and reads on one file descriptor. A path that cannot be
- * listed or stat'ed is skipped and logged, never fatal; a refresh that fails is retried by the
- * next call.
+ * The document set of a served folder. It is read once, in the background, then kept current
+ * incrementally. A change watch (./watch.ts) tells whether anything happened since the last
+ * refresh; only then does a refresh list the tree and stat every file, re-read the files whose
+ * modification time or size changed and drop the deleted ones, each change touching only that
+ * file's entry in the index (`add`, `replace`, `remove`). Without a working watch, every refresh
+ * does that check. Texts are not kept: a snippet or a fetch reads the file again
+ * ({@link Folder.load}). Every read goes through the one containment check, {@link readInside},
+ * which checks and reads on one file descriptor. A path that cannot be listed or stat'ed is
+ * skipped and logged, never fatal; a refresh that fails is retried by the next call.
  */
 import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
@@ -15,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { createIndex, tokenize, type IndexEntry, type IndexRanking, type SearchIndex, type Vocabulary } from "@sbissoli/mcp-search";
 import { decodeUtf8, extractDocument, SUPPORTED_EXTENSIONS } from "./documents.js";
 import { documentId, readInside, type InsideRead, relativeMessage, resolveInside } from "./paths.js";
+import { openSnapshotCache } from "./snapshot.js";
 import { createTreeWatch, settleEvents, type TreeWatchOptions } from "./watch.js";
 
 /**
@@ -33,26 +35,50 @@ export const VENDOR_FOLDERS: ReadonlySet<string> = new Set([
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
 /**
- * One indexed file.
+ * One indexed file. Its text is not kept: {@link Folder.load} reads it again when a snippet or a
+ * fetch needs it.
  *
  * @example
  * const doc: FolderDocument = { id: "doc:a.md", relative: "a.md", title: "A", url: "file:///srv/docs/a.md",
- *   text: "# A", format: "markdown", bytes: 3, modified: 1767225600000 };
+ *   format: "markdown", bytes: 3, modified: 1767225600000 };
  */
 export interface FolderDocument {
   readonly id: string;
   readonly relative: string;
   readonly title: string;
   readonly url: string;
-  readonly text: string;
   readonly format: string;
   readonly bytes: number;
   readonly modified: number;
 }
 
 /**
+ * An indexed file with its text, as read again from disk by {@link Folder.load}.
+ *
+ * @example
+ * const loaded: LoadedDocument = { ...doc, text: "# A" };
+ */
+export interface LoadedDocument extends FolderDocument {
+  readonly text: string;
+}
+
+/**
+ * How far the indexing under way has got: files done and to do, and megabytes read.
+ *
+ * @example
+ * const progress: IndexingProgress = { done: 8000, total: 20000, bytes: 104857600 };
+ */
+export interface IndexingProgress {
+  readonly done: number;
+  readonly total: number;
+  readonly bytes: number;
+}
+
+/**
  * The folder as of the last refresh: its documents by relative path, the index over them, and
- * the ids that existed earlier in this session but are gone now.
+ * the ids that existed earlier in this session but are gone now. The maps and the index are
+ * updated in place, one file at a time. `indexing` is set while a refresh is still reading files:
+ * the snapshot then holds what is indexed so far.
  *
  * @example
  * const { documents, index }: FolderSnapshot = await folder.refresh();
@@ -61,6 +87,7 @@ export interface FolderSnapshot {
   readonly documents: ReadonlyMap<string, FolderDocument>;
   readonly index: SearchIndex;
   readonly removed: ReadonlySet<string>;
+  readonly indexing: IndexingProgress | undefined;
 }
 
 /**
@@ -92,13 +119,24 @@ export interface FolderOptions {
   readonly ranking?: IndexRanking | undefined;
   /** The watch primitive, for tests of the fallback. @default fs.watch */
   readonly watchFolder?: TreeWatchOptions["watch"];
+  /**
+   * A folder for the index snapshot (./snapshot.ts): read at start to skip the files whose path,
+   * size and modification time are unchanged, written after each indexing.
+   * @default undefined (no snapshot)
+   */
+  readonly cache?: string | undefined;
+  /** What else the snapshot must match, e.g. a hash of the vocabulary file. @default "" */
+  readonly vocabularyKey?: string | undefined;
 }
 
 /**
  * A served folder. `refresh()` brings the snapshot up to date with every change made before it
- * was called (a call during a refresh waits for one more check); `current` is the last snapshot;
- * `watching` is false when changes are found by a full check on every call; `close()` stops the
- * watch (the folder then checks on every call).
+ * was called (a call during a refresh waits for one more check), except during the first
+ * indexing, when it answers at once with what is indexed so far (`indexing` says how far);
+ * `ready` settles when the first indexing is done; `current` is the last snapshot; `load(doc)`
+ * reads a document's text again, or gives `undefined` when the file changed since it was
+ * indexed; `watching` is false when changes are found by a full check on every call; `close()`
+ * stops the watch (the folder then checks on every call).
  *
  * @example
  * const folder: Folder = await openFolder({ root: "./docs", vocabulary });
@@ -110,13 +148,14 @@ export interface Folder {
   readonly baseUrl: string | undefined;
   readonly current: FolderSnapshot;
   readonly watching: boolean;
+  readonly ready: Promise<FolderSnapshot>;
   refresh(): Promise<FolderSnapshot>;
+  load(doc: FolderDocument): Promise<LoadedDocument | undefined>;
   close(): void;
 }
 
 /**
- * What was known of a file at the last refresh; `document` is absent when it was skipped. `entry`
- * is what every rebuild indexes: its keywords and {@link searchableText}, worked out once per read.
+ * What was known of a file at the last refresh; `document` is absent when it was skipped.
  * `changed` is the status-change time (ctime): a `chmod` that makes a file readable moves it, not
  * the modification time. `retry` marks a file that changed while it was read: the next refresh
  * reads it again whatever its times.
@@ -125,9 +164,8 @@ interface Known {
   readonly modified: number;
   readonly changed: number;
   readonly size: number;
-  readonly retry?: boolean;
   readonly document?: FolderDocument;
-  readonly entry?: IndexEntry;
+  readonly retry?: boolean;
 }
 
 /** The times and size a refresh compares. */
@@ -135,6 +173,14 @@ interface FileStat {
   readonly mtimeMs: number;
   readonly ctimeMs: number;
   readonly size: number;
+}
+
+/** A file read for the index: what is known of it, and the entry to index when it is a document. */
+interface Read {
+  readonly known: Known;
+  readonly entry?: IndexEntry;
+  /** True when the file was read from disk, false when it came from the snapshot. */
+  readonly read?: boolean;
 }
 
 /** A file found by the walk, and whether it is a symbolic link. */
@@ -166,43 +212,87 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   const ranking = options.ranking ?? "bm25";
   const known = new Map<string, Known>();
   const removed = new Set<string>();
-  let current: FolderSnapshot = { documents: new Map(), index: createIndex([], { ranking }), removed };
+  const documents = new Map<string, FolderDocument>();
+  const index = createIndex([], { ranking });
+  let indexing: IndexingProgress | undefined;
+  const snapshot: FolderSnapshot = {
+    documents, index, removed,
+    get indexing() {
+      return indexing;
+    },
+  };
+  let first = true;
+  // Settles when the first indexing starts reading in batches (or ends): from then on a search
+  // answers at once with what is indexed so far.
+  let opened: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (opened = resolve));
   let running: Promise<FolderSnapshot> | undefined;
   let queued: Promise<FolderSnapshot> | undefined;
   let links: Listed[] = [];
-  /** True while `known` holds changes the current snapshot does not: set by a refresh, cleared by a rebuild. */
-  let unbuilt = false;
+  const watch = createTreeWatch(root, { log, enabled: options.watch ?? true, watch: options.watchFolder });
+  const cache = options.cache === undefined ? undefined : openSnapshotCache(options.cache, root, { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "" }, log);
+  const loaded = new Map<string, LoadedDocument>();
+  let saveTimer: NodeJS.Timeout | undefined;
   /** How many known files changed while they were read, and are read again by the next refresh. */
   let retrying = 0;
-  const watch = createTreeWatch(root, { log, enabled: options.watch ?? true, watch: options.watchFolder });
 
   const urlOf = (relative: string) =>
     baseUrl === undefined ? pathToFileURL(join(root, relative)).href : baseUrl + relative.split("/").map(encodeURIComponent).join("/");
 
-  function readOne(file: Listed, info: FileStat): Known {
+  /** The file's decoded text, read through the containment check on one descriptor, or why not. */
+  function readSource(relative: string): { source: string; modified: number; size: number } | { why: string; retry: boolean } {
+    const read = readInside(root, relative, maxFileBytes);
+    if (!read.ok) return { why: `${SKIP_REASONS[read.why]}${read.code === undefined ? "" : ` (${read.code})`}`, retry: read.why === "changed" };
+    const source = decodeUtf8(read.bytes);
+    if (source === undefined) return { why: "not readable as UTF-8 text", retry: false };
+    return { source, modified: read.modified, size: read.size };
+  }
+
+  function readOne(file: Listed, info: FileStat): Read {
     const { mtimeMs: modified, ctimeMs: changed, size } = info;
     if (size > maxFileBytes) {
       log(`skipped ${file.relative}: ${size} bytes is over the ${maxFileBytes}-byte cap`);
-      return { modified, changed, size };
+      return { known: { modified, changed, size } };
     }
-    const read = readInside(root, file.relative, maxFileBytes);
-    if (!read.ok) {
-      log(`skipped ${file.relative}: ${SKIP_REASONS[read.why]}${read.code === undefined ? "" : ` (${read.code})`}`);
-      return { modified, changed, size, retry: read.why === "changed" };
+    const stored = cache?.lookup(file.relative, size, modified);
+    if (stored !== undefined) {
+      const document: FolderDocument = { id: documentId(file.relative), relative: file.relative, title: stored.title, url: urlOf(file.relative), format: stored.format, bytes: size, modified };
+      return { known: { modified, changed, size, document }, entry: { id: document.id, title: stored.title, url: document.url, keywords: stored.keywords, text: stored.text } };
     }
-    const source = decodeUtf8(read.bytes);
-    if (source === undefined) {
-      log(`skipped ${file.relative}: not readable as UTF-8 text`);
-      return { modified, changed, size };
+    const read = readSource(file.relative);
+    if ("why" in read) {
+      log(`skipped ${file.relative}: ${read.why}`);
+      return { known: { modified, changed, size, retry: read.retry } };
     }
     // Relative links of an HTML page resolve against its public URL, only under --base-url.
-    const { title, text, format } = extractDocument(file.relative, source, baseUrl === undefined ? {} : { url: urlOf(file.relative) });
+    const { title, text, format } = extractDocument(file.relative, read.source, baseUrl === undefined ? {} : { url: urlOf(file.relative) });
     const id = documentId(file.relative);
-    const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), text, format, bytes: read.size, modified: read.modified };
+    const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), format, bytes: read.size, modified: read.modified };
     const keywords = options.vocabulary.askedWordsFor(`${title}\n${text}`);
     // BM25 counts repeats, so it indexes the whole text; the rule only needs each token once.
     const indexed = ranking === "bm25" ? text : searchableText(text);
-    return { modified, changed, size, document, entry: { id, title, url: document.url, keywords, text: indexed } };
+    cache?.record(file.relative, { size: read.size, modified: read.modified, title, format, keywords, text: indexed });
+    return { known: { modified, changed, size, document }, entry: { id, title, url: document.url, keywords, text: indexed }, read: true };
+  }
+
+  /** Puts what was read of one file in the index: add, replace or remove its document. */
+  function apply(relative: string, read: Read): void {
+    const before = known.get(relative)?.document;
+    known.set(relative, read.known);
+    loaded.delete(relative);
+    if (read.entry === undefined) {
+      cache?.forget(relative);
+      if (before !== undefined) {
+        index.remove(before.id);
+        documents.delete(relative);
+        removed.add(before.id);
+      }
+      return;
+    }
+    if (before === undefined) index.add(read.entry);
+    else index.replace(read.entry);
+    documents.set(relative, read.known.document as FolderDocument);
+    removed.delete(read.entry.id);
   }
 
   /** True when a symbolic link now resolves to another file, or changed size or time. */
@@ -218,78 +308,128 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   async function check(): Promise<FolderSnapshot> {
     await settleEvents();
     // A link's target may sit in an unwatched folder (hidden, vendor): links are always checked.
-    // A file that changed while it was read is read again.
-    if (!watch.takeDirty() && retrying === 0 && !(await linksChanged())) return current;
+    const changes = watch.takeChanges();
+    // A link's target may sit in an unwatched folder (hidden, vendor), and a file that changed
+    // while it was read is read again: either checks the whole tree.
+    const whole = retrying > 0 || (await linksChanged());
+    if (!whole && changes !== "all" && changes.size === 0) return snapshot;
     try {
-      return await run();
+      return await run(whole ? "all" : changes);
     } catch (error) {
-      // The dirty mark was taken: put it back, so the next call walks again instead of serving
-      // this stale snapshot for good; and no absolute path of the server's disk in the message.
+      // The changes were taken: put the mark back, so the next call walks again instead of
+      // serving a stale snapshot for good; and no absolute path of the server's disk in the message.
       watch.markDirty();
       throw new Error(relativeMessage(root, error instanceof Error ? error.message : String(error)));
     }
   }
 
-  async function run(): Promise<FolderSnapshot> {
+  /**
+   * Brings the index up to date with the tree, or with the subtrees of `targets` only (the
+   * folders the watch saw events in): an edit lists and stats one folder, not the whole tree.
+   */
+  async function run(targets: "all" | ReadonlySet<string>): Promise<FolderSnapshot> {
     const started = performance.now();
     const folders = new Set<string>();
-    const listed = walk(root, log, (relative) => {
+    const visit = (relative: string) => {
       folders.add(relative);
       watch.add(relative);
-    });
-    watch.retain(folders);
-    links = listed.filter((file) => file.link);
+    };
+    // The subtrees to check: the targets with no target above them.
+    const tops = targets === "all" ? [""] : [...targets].filter((folder) => !hasAncestorIn(folder, targets));
+    const under = (relative: string) => tops.some((top) => top === "" || relative.startsWith(`${top}/`));
+    const listed = tops.flatMap((top) => walk(root, targets === "all" ? log : () => undefined, visit, top));
+    if (targets === "all") {
+      watch.retain(folders);
+      links = listed.filter((file) => file.link);
+    } else {
+      links = [...links.filter((file) => !under(file.relative)), ...listed.filter((file) => file.link)];
+    }
+    let changed = false;
     const seen = new Set<string>();
     const stale: { file: Listed; info: FileStat }[] = [];
-    for (const file of listed) {
+    for (const [n, file] of listed.entries()) {
       const info = file.link ? await statLink(root, file) : statFile(root, file, log);
+      // Let requests in while a large tree is stat'ed: initialize must not wait for it.
+      if (n % 500 === 499) await new Promise((resolve) => setImmediate(resolve));
       if (info === null) continue;
       seen.add(file.relative);
       if (isStale(known.get(file.relative), info)) stale.push({ file, info });
     }
-    for (const { file, info } of stale) {
-      known.set(file.relative, readOne(file, info));
-      unbuilt = true;
-    }
     for (const relative of [...known.keys()]) {
-      if (seen.has(relative) && known.has(relative)) continue;
-      const gone = known.get(relative);
-      if (gone?.document !== undefined) removed.add(gone.document.id);
+      if (seen.has(relative) || !under(relative)) continue;
+      apply(relative, { known: { modified: 0, changed: 0, size: 0 } });
       known.delete(relative);
-      unbuilt = true;
+      cache?.forget(relative);
+      changed = true;
     }
+    // Code-unit order, so ties rank the same on every run, warm or cold.
+    stale.sort((a, b) => compareCodeUnits(a.file.relative, b.file.relative));
+    let bytes = 0;
+    let fromDisk = 0;
+    let lastLog = performance.now();
+    if (stale.length > BATCH) {
+      indexing = { done: 0, total: stale.length, bytes: 0 };
+      log(`indexing ${stale.length} files`);
+      opened();
+    }
+    for (let from = 0; from < stale.length; from += BATCH) {
+      const batch = stale.slice(from, from + BATCH);
+      for (const { file, info } of batch) {
+        const read = readOne(file, info);
+        apply(file.relative, read);
+        if (read.read === true) {
+          bytes += info.size;
+          fromDisk += 1;
+        }
+      }
+      changed = true;
+      if (indexing !== undefined) {
+        indexing = { done: from + batch.length, total: stale.length, bytes };
+        if (performance.now() - lastLog >= PROGRESS_MS) {
+          lastLog = performance.now();
+          log(`indexing: ${indexing.done} of ${indexing.total} files, ${(bytes / 1048576).toFixed(1)} MB read`);
+        }
+        // Let requests in between batches: a search meanwhile sees what is indexed so far.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    indexing = undefined;
     retrying = 0;
     for (const entry of known.values()) if (entry.retry === true) retrying += 1;
-    if (!unbuilt) return current;
-    const relatives = [...known.keys()].sort(compareCodeUnits);
-    const documents = new Map<string, FolderDocument>();
-    const entries: IndexEntry[] = [];
-    for (const relative of relatives) {
-      const entry = known.get(relative);
-      if (entry?.document === undefined || entry.entry === undefined) continue;
-      documents.set(relative, entry.document);
-      entries.push(entry.entry);
-      removed.delete(entry.document.id);
+    if (!changed) return snapshot;
+    log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms (${fromDisk} files read)`);
+    // The first indexing saves at once; later edits at most every SAVE_DELAY_MS, since a save
+    // rewrites the whole snapshot. A snapshot a little behind is still correct: the files changed
+    // since are read again on the next start.
+    if (first) cache?.save();
+    else if (cache !== undefined && saveTimer === undefined) {
+      saveTimer = setTimeout(() => {
+        saveTimer = undefined;
+        cache.save();
+      }, SAVE_DELAY_MS);
+      saveTimer.unref();
     }
-    current = { documents, index: createIndex(entries, { ranking }), removed };
-    unbuilt = false; // only once the new snapshot stands: a rebuild that throws is tried again
-    log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms`);
-    return current;
+    return snapshot;
   }
 
   const folder: Folder = {
     root,
     baseUrl,
     get current() {
-      return current;
+      return snapshot;
     },
     get watching() {
       return watch.active;
     },
+    ready: undefined as unknown as Promise<FolderSnapshot>,
     refresh() {
+      // The first indexing answers at once with what it has so far.
+      if (first && running !== undefined) return gate.then(() => snapshot);
       if (running === undefined) {
         running = check().finally(() => {
           running = undefined;
+          first = false;
+          opened();
         });
         return running;
       }
@@ -301,13 +441,42 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       );
       return queued;
     },
+    async load(doc) {
+      const hit = loaded.get(doc.relative);
+      if (hit !== undefined && hit.modified === doc.modified && hit.bytes === doc.bytes) return hit;
+      const read = readSource(doc.relative);
+      // The same change check as the index: a file whose size or time moved is not this document.
+      if ("why" in read || read.modified !== doc.modified || read.size !== doc.bytes) return undefined;
+      const full: LoadedDocument = { ...doc, text: extractDocument(doc.relative, read.source, baseUrl === undefined ? {} : { url: doc.url }).text };
+      loaded.set(doc.relative, full);
+      if (loaded.size > LOADED_KEPT) loaded.delete(loaded.keys().next().value as string);
+      return full;
+    },
     close() {
       watch.close();
+      if (saveTimer !== undefined) {
+        clearTimeout(saveTimer);
+        saveTimer = undefined;
+        cache?.save();
+      }
     },
   };
-  await folder.refresh();
+  // Never rejects: a first indexing that fails is logged, and the next call retries it.
+  (folder as { ready: Promise<FolderSnapshot> }).ready = folder.refresh().catch((error: unknown) => {
+    log(`indexing failed: ${error instanceof Error ? error.message : String(error)}; the next call tries again`);
+    return snapshot;
+  });
   return folder;
 }
+
+/** Files read between two chances for requests to run, during an indexing. */
+const BATCH = 64;
+/** Progress lines, at most this often (ms). */
+const PROGRESS_MS = 1000;
+/** The least time between two snapshot saves after edits (ms). */
+const SAVE_DELAY_MS = 30_000;
+/** Documents whose text stays loaded for the next snippet or fetch page. */
+const LOADED_KEPT = 32;
 
 /**
  * A document's text as the index sees it: each of its tokens once, in first-seen order.
@@ -321,6 +490,16 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
  */
 export function searchableText(text: string): string {
   return tokenize(text).join(" ");
+}
+
+/** True when a proper ancestor folder of `folder` is in `targets` ("" is every folder's ancestor). */
+function hasAncestorIn(folder: string, targets: ReadonlySet<string>): boolean {
+  if (folder === "") return false;
+  if (targets.has("")) return true;
+  for (let at = folder.lastIndexOf("/"); at > 0; at = folder.lastIndexOf("/", at - 1)) {
+    if (targets.has(folder.slice(0, at))) return true;
+  }
+  return false;
 }
 
 /** Code-unit order: deterministic, independent of the machine's locale. */
@@ -368,16 +547,16 @@ async function statLink(root: string, file: Listed): Promise<FileStat | null> {
 }
 
 /**
- * Lists the supported files under `root`, as relative paths with "/" separators. Vendor
- * folders, and hidden folders and files (a name starting with "."), are skipped; symbolic links to folders are not followed (no cycles); symbolic
+ * Lists the supported files under `root`, as relative paths with "/" separators. Vendor and
+ * hidden folders are skipped; symbolic links to folders are not followed (no cycles); symbolic
  * links to files are listed and checked for containment when read. `visit` sees each folder just
  * before it is listed (the change watch starts there). The listing and the stats
  * are synchronous on purpose: for thousands of files, one blocking pass is several times faster
  * than as many promises.
  */
-function walk(root: string, log: (line: string) => void, visit: (folder: string) => void): Listed[] {
+function walk(root: string, log: (line: string) => void, visit: (folder: string) => void, from = ""): Listed[] {
   const found: Listed[] = [];
-  const pending: string[] = [""];
+  const pending: string[] = [from];
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
     visit(folder);
     let entries: Dirent[];

@@ -2,6 +2,7 @@
  * The `mcp-search` bin. stdout belongs to the protocol while serving: every log line goes to
  * stderr.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { HELP, parseCommandLine, type ServeArguments } from "./args.js";
@@ -22,7 +23,13 @@ function packageVersion(): string {
 
 async function serve(args: ServeArguments, version: string): Promise<void> {
   const vocabulary = await loadVocabulary(args.vocabulary, args.locale, folderTexts(args.locale).sourceName);
-  const folder = await openFolder({ root: args.folder, vocabulary, baseUrl: args.baseUrl, maxFileBytes: args.maxFileBytes, ranking: args.ranking, log });
+  const vocabularyKey = `${args.locale}:${args.vocabulary === undefined ? "" : createHash("sha256").update(readFileSync(args.vocabulary)).digest("hex")}`;
+  // openFolder checks the folder and starts indexing in the background: the transport connects
+  // at once, and a search meanwhile answers with what is indexed so far.
+  const folder = await openFolder({
+    root: args.folder, vocabulary, baseUrl: args.baseUrl, maxFileBytes: args.maxFileBytes, ranking: args.ranking, log,
+    cache: args.cache, vocabularyKey,
+  });
   const options: FolderServerOptions = {
     name: "mcp-search",
     version,

@@ -36,6 +36,13 @@ export interface FolderTexts {
   readonly truncatedPage: (page: number, pages: number, next: string) => string;
   /** The line closing the last page of a paged document. */
   readonly lastPage: (page: number, pages: number) => string;
+  /** Opens a search summary while the first indexing is under way. */
+  readonly indexing: (done: number, total: number) => string;
+}
+
+/** 20000 → "20,000" (en) or "20.000" (pt-BR), whatever the machine's locale. */
+function grouped(n: number, separator: string): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, separator);
 }
 
 const PT_BR_REFUSALS: Readonly<Record<RefusedId, string>> = {
@@ -72,6 +79,8 @@ const PT_BR: FolderTexts = {
   truncatedPage: (page, pages, next) =>
     `[Texto truncado: página ${page} de ${pages}. Para ler o resto, chame fetch com o id ${JSON.stringify(next)}.]`,
   lastPage: (page, pages) => `[Página ${page} de ${pages}: fim do documento.]`,
+  indexing: (done, total) =>
+    `Indexando: ${grouped(done, ".")} de ${grouped(total, ".")} arquivos; o resultado cobre só o que já foi indexado.`,
 };
 
 const EN: FolderTexts = {
@@ -93,6 +102,7 @@ const EN: FolderTexts = {
   truncatedPage: (page, pages, next) =>
     `[Truncated: page ${page} of ${pages}. To read the rest, call fetch with the id ${JSON.stringify(next)}.]`,
   lastPage: (page, pages) => `[Page ${page} of ${pages}: end of the document.]`,
+  indexing: (done, total) => `indexing: ${grouped(done, ",")} of ${grouped(total, ",")} files; the result covers only what is indexed so far.`,
 };
 
 const ES: FolderTexts = {
@@ -117,6 +127,8 @@ const ES: FolderTexts = {
   truncatedPage: (page, pages, next) =>
     `[Texto truncado: página ${page} de ${pages}. Para leer el resto, llame a fetch con el id ${JSON.stringify(next)}.]`,
   lastPage: (page, pages) => `[Página ${page} de ${pages}: fin del documento.]`,
+  indexing: (done, total) =>
+    `Indexando: ${grouped(done, ".")} de ${grouped(total, ".")} archivos; el resultado cubre solo lo ya indexado.`,
 };
 
 /** Every locale's table: the compiler refuses a locale of the library that has none. */

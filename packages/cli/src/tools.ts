@@ -12,7 +12,7 @@ import {
   type Vocabulary,
 } from "@sbissoli/mcp-search";
 import type { McpServer } from "@modelcontextprotocol/server";
-import type { Folder, FolderDocument, FolderSnapshot } from "./folder.js";
+import type { Folder, FolderSnapshot, LoadedDocument } from "./folder.js";
 import { documentId, ID_PREFIX, parseId } from "./paths.js";
 import { markdownToText } from "./markdown.js";
 import { makeSnippet, prepareSnippetSource, type SnippetSource } from "./snippet.js";
@@ -95,23 +95,28 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
   const { folder, vocabulary } = options;
   const address = { root: folder.root, baseUrl: folder.baseUrl };
   const normalizeChar = charNormalizer(vocabulary);
+  const pageCounts = new Map<string, { readonly modified: number; readonly pages: number }>();
 
   async function search(query: string): Promise<SearchReply> {
-    const { documents, index } = await folder.refresh();
+    const { documents, index, indexing } = await folder.refresh();
     const all = index.search(query, { limit: Math.max(documents.size, 1) });
     const results = all.slice(0, limit);
     const expanded = vocabulary.expandQuery(query);
     const terms = expanded.map((term) => term.patterns);
-    const snippets = results.map(({ id }) => ({
-      id,
-      snippet: makeSnippet(snippetSourceOf(documents.get(id.slice(ID_PREFIX.length)), normalizeChar), terms, { maxChars: snippetChars, normalizeChar }),
-    }));
+    const snippets: { id: string; snippet: string }[] = [];
+    for (const { id } of results) {
+      // The text is read again from disk; a file changed since it was indexed gives no snippet.
+      const doc = documents.get(id.slice(ID_PREFIX.length));
+      const loaded = doc === undefined ? undefined : await folder.load(doc);
+      snippets.push({ id, snippet: makeSnippet(snippetSourceOf(loaded, normalizeChar), terms, { maxChars: snippetChars, normalizeChar }) });
+    }
+    const message = summaryMessage(texts, documents.size, all.length, results.length);
     const summary = {
       documents: documents.size,
       matches: all.length,
       returned: results.length,
       truncated: all.length > results.length,
-      message: summaryMessage(texts, documents.size, all.length, results.length),
+      message: indexing === undefined ? message : `${texts.indexing(indexing.done, indexing.total)} ${message}`,
     };
     return { results, extras: { structured: { summary, snippets, notes: vocabulary.vocabularyNotes(expanded) } } };
   }
@@ -126,10 +131,16 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     const snapshot = await folder.refresh();
     const parsed = parseId(id, address, known(snapshot));
     if (!parsed.ok) return null;
-    const { documents } = snapshot;
-    const doc = documents.get(parsed.relative);
+    const indexed = snapshot.documents.get(parsed.relative);
+    // Read again from disk; when the file changed since it was indexed, refresh once and retry.
+    let doc = indexed === undefined ? undefined : await folder.load(indexed);
+    if (indexed !== undefined && doc === undefined) {
+      const again = (await folder.refresh()).documents.get(parsed.relative);
+      doc = again === undefined ? undefined : await folder.load(again);
+    }
     if (doc === undefined) return null;
     const pages = pagesOf(doc, maxChars);
+    pageCounts.set(doc.relative, { modified: doc.modified, pages: pages.length });
     const page = pages[parsed.page - 1];
     if (page === undefined) return null;
     return renderPage(doc, page, parsed.page, pages.length, texts);
@@ -140,7 +151,12 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     const parsed = parseId(id, address, known(snapshot));
     if (!parsed.ok) return texts.refused(id, parsed.why);
     const doc = snapshot.documents.get(parsed.relative);
-    if (doc !== undefined) return texts.stalePage(id, pagesOf(doc, maxChars).length, doc.id);
+    if (doc !== undefined) {
+      // The count the fetch that just failed worked out; the text itself is not kept.
+      const counted = pageCounts.get(doc.relative);
+      const pages = counted?.modified === doc.modified ? counted.pages : Math.max(1, Math.ceil(doc.bytes / maxChars));
+      return texts.stalePage(id, pages, doc.id);
+    }
     return snapshot.removed.has(documentId(parsed.relative)) ? texts.stale(id) : texts.unknown(id);
   }
 
@@ -240,7 +256,7 @@ function lastBreak(text: string, floor: number, end: number): number {
 }
 
 /** Each document's pages at the last page size asked; a re-read document is a new object. */
-const pageCache = new WeakMap<FolderDocument, { readonly maxChars: number; readonly pages: [number, number][] }>();
+const pageCache = new WeakMap<LoadedDocument, { readonly maxChars: number; readonly pages: [number, number][] }>();
 
 /**
  * The pages of a document at `maxChars`, split once and kept while the document is current.
@@ -248,7 +264,7 @@ const pageCache = new WeakMap<FolderDocument, { readonly maxChars: number; reado
  * @example
  * pagesOf(doc, 20_000) === pagesOf(doc, 20_000); // => true
  */
-export function pagesOf(doc: FolderDocument, maxChars: number): readonly [number, number][] {
+export function pagesOf(doc: LoadedDocument, maxChars: number): readonly [number, number][] {
   const cached = pageCache.get(doc);
   if (cached?.maxChars === maxChars) return cached.pages;
   const pages = paginate(doc.text, maxChars);
@@ -272,7 +288,7 @@ function charNormalizer(vocabulary: Vocabulary): (char: string) => string {
 }
 
 /** Each document's text normalised for snippets; a re-read document is a new object. */
-const sourceCache = new WeakMap<FolderDocument, { readonly normalizeChar: (char: string) => string; readonly source: SnippetSource }>();
+const sourceCache = new WeakMap<LoadedDocument, { readonly normalizeChar: (char: string) => string; readonly source: SnippetSource }>();
 const EMPTY_SOURCE: SnippetSource = { text: "", normalised: "", origin: undefined };
 
 /**
@@ -282,7 +298,7 @@ const EMPTY_SOURCE: SnippetSource = { text: "", normalised: "", origin: undefine
  * @example
  * snippetSourceOf(doc, normalizeChar) === snippetSourceOf(doc, normalizeChar); // => true
  */
-export function snippetSourceOf(doc: FolderDocument | undefined, normalizeChar: (char: string) => string): SnippetSource {
+export function snippetSourceOf(doc: LoadedDocument | undefined, normalizeChar: (char: string) => string): SnippetSource {
   if (doc === undefined) return EMPTY_SOURCE;
   const cached = sourceCache.get(doc);
   if (cached !== undefined && cached.normalizeChar === normalizeChar) return cached.source;
@@ -294,7 +310,7 @@ export function snippetSourceOf(doc: FolderDocument | undefined, normalizeChar: 
   return source;
 }
 
-function renderPage(doc: FolderDocument, [from, to]: [number, number], page: number, pages: number, texts: FolderTexts): FetchReply {
+function renderPage(doc: LoadedDocument, [from, to]: [number, number], page: number, pages: number, texts: FolderTexts): FetchReply {
   const next = page < pages ? documentId(doc.relative, page + 1) : undefined;
   const body = doc.text.slice(from, to).trimEnd();
   const closing = next !== undefined ? texts.truncatedPage(page, pages, next) : pages > 1 ? texts.lastPage(page, pages) : "";

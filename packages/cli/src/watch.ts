@@ -30,6 +30,12 @@ export interface TreeWatch {
   retain(folders: ReadonlySet<string>): void;
   /** Whether anything happened since the last call, and clears the mark. */
   takeDirty(): boolean;
+  /**
+   * What happened since the last call, and clears it: `"all"` when the whole tree must be checked
+   * (nothing known yet, a watch failed, or watching is off), else the folders where events came
+   * from (empty when nothing happened).
+   */
+  takeChanges(): "all" | ReadonlySet<string>;
   /** Sets the mark again: a refresh that took it failed, so the next call must walk. */
   markDirty(): void;
   /** Closes every watch. Idempotent. */
@@ -68,6 +74,9 @@ export function createTreeWatch(root: string, options: TreeWatchOptions = {}): T
   const watchers = new Map<string, FSWatcher>();
   let active = options.enabled ?? true;
   let dirty = true;
+  /** When true, the next check covers the whole tree; else only `folders`. */
+  let all = true;
+  let folders = new Set<string>();
 
   /** Closes the watches of `relative` and of every folder below it. */
   function dropTree(relative: string): void {
@@ -90,6 +99,8 @@ export function createTreeWatch(root: string, options: TreeWatchOptions = {}): T
     try {
       watcher = open(join(root, relative), (_event, name) => {
         dirty = true;
+        if (name === null) all = true;
+        else folders.add(relative);
         // A child renamed, deleted or replaced: its watches (and those below it) may now follow
         // other inodes or none, so drop them; the next walk watches whatever bears those names now.
         if (name !== null) dropTree(relative === "" ? name : `${relative}/${name}`);
@@ -99,12 +110,14 @@ export function createTreeWatch(root: string, options: TreeWatchOptions = {}): T
       if (FOLDER_GONE.has(code)) return; // the walk reports it; an event on the parent brings it back
       active = false;
       dirty = true;
+      all = true;
       closeAll();
       log(`watching ${root} failed (${code || String(error)}): checking every file on each call instead`);
       return;
     }
     watcher.on("error", () => {
       dirty = true;
+      all = true;
       dropTree(relative);
     });
     watchers.set(relative, watcher);
@@ -125,10 +138,20 @@ export function createTreeWatch(root: string, options: TreeWatchOptions = {}): T
     takeDirty() {
       const was = dirty || !active;
       dirty = false;
+      all = false;
+      folders = new Set();
       return was;
     },
+    takeChanges() {
+      const whole = all || !active;
+      const changed = folders;
+      dirty = all = false;
+      folders = new Set();
+      return whole ? "all" : changed;
+    },
     markDirty() {
-      dirty = true;
+      // A failed refresh checks the whole tree next time.
+      dirty = all = true;
     },
     close() {
       active = false;

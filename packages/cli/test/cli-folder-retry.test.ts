@@ -36,6 +36,7 @@ describe("openFolder refresh", () => {
         }
       },
     });
+    await folder.ready;
     try {
       failNext = true;
       await writeFile(join(root, "b.md"), "# B\n\nbeta\n");

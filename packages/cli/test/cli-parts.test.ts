@@ -8,7 +8,7 @@ import { decodeUtf8, extractDocument, firstHeading } from "../src/documents.js";
 import { decodeEntities, htmlToMarkdown } from "../src/html.js";
 import { cleanRelative, parseId } from "../src/paths.js";
 import { makeSnippet } from "../src/snippet.js";
-import { searchableText, type FolderDocument } from "../src/folder.js";
+import { searchableText, type LoadedDocument } from "../src/folder.js";
 import { pagesOf, paginate, snippetSourceOf } from "../src/tools.js";
 
 const vocabulary = createVocabulary({ sourceName: "a pasta", entries: [{ asked: "café", source: ["coffee"] }] });
@@ -48,6 +48,7 @@ describe("parseCommandLine", () => {
         allowedOrigins: [],
         token: undefined,
         ranking: "bm25",
+        cache: undefined,
       },
     });
   });
@@ -301,7 +302,7 @@ describe("searchableText", () => {
 
 describe("snippetSourceOf", () => {
   it("normalises a document once, and again only for a re-read document or another normaliser", () => {
-    const doc: FolderDocument = { id: "doc:a.md", relative: "a.md", title: "A", url: "file:///a.md", text: "O CAFÉ está pronto", format: "markdown", bytes: 20, modified: 0 };
+    const doc: LoadedDocument = { id: "doc:a.md", relative: "a.md", title: "A", url: "file:///a.md", text: "O CAFÉ está pronto", format: "markdown", bytes: 20, modified: 0 };
     const source = snippetSourceOf(doc, normalizeChar);
     expect(snippetSourceOf(doc, normalizeChar)).toBe(source);
     expect(makeSnippet(source, [["cafe"]], { maxChars: 60, normalizeChar })).toBe("O CAFÉ está pronto");
@@ -322,7 +323,7 @@ describe("paginate", () => {
   });
 
   it("computes a document's pages once per document and page size", () => {
-    const doc: FolderDocument = { id: "doc:a.md", relative: "a.md", title: "A", url: "file:///a.md", text: "one two three four", format: "markdown", bytes: 18, modified: 0 };
+    const doc: LoadedDocument = { id: "doc:a.md", relative: "a.md", title: "A", url: "file:///a.md", text: "one two three four", format: "markdown", bytes: 18, modified: 0 };
     const pages = pagesOf(doc, 8);
     expect(pages).toStrictEqual(paginate(doc.text, 8));
     expect(pagesOf(doc, 8)).toBe(pages);

@@ -62,6 +62,7 @@ async function connect(options: Partial<FolderToolsOptions> & { baseUrl?: string
     entries: [{ asked: "café", source: ["coffee"] }],
   });
   const folder: Folder = await openFolder({ root, vocabulary, baseUrl: options.baseUrl, maxFileBytes: options.maxFileBytes, ranking: options.ranking });
+  await folder.ready;
   const server = createFolderServer({ name: "test", version: "0.0.0", vocabulary, ...options, folder });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
@@ -131,6 +132,7 @@ describe("mcp-search serve: search", () => {
     const normalised: string[] = [];
     const counting = { ...vocabulary, normalize: (text: string) => (normalised.push(text), vocabulary.normalize(text)) };
     const folder = await openFolder({ root, vocabulary: counting });
+    await folder.ready;
     for (let request = 0; request < 3; request += 1) {
       const server = createFolderServer({ name: "test", version: "0.0.0", folder, vocabulary: counting });
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

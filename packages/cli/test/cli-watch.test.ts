@@ -32,6 +32,7 @@ afterEach(async () => {
 async function connect(options: Partial<FolderOptions> = {}) {
   const vocabulary = createVocabulary({ locale: "en", sourceName: "the folder", entries: [] });
   const folder = await openFolder({ root, vocabulary, ...options });
+  await folder.ready;
   const server = createFolderServer({ name: "test", version: "0.0.0", folder, vocabulary, locale: "en" });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);

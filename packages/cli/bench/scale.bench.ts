@@ -1,0 +1,236 @@
+/**
+ * Scale and liveness of `mcp-search serve` (issue 16) against MiniSearch, on a folder of 20k
+ * prose files built at bench time from real documents: the Python reference (python3-doc) and
+ * the manual pages (manpages), as bench/_relevance-corpora.ts installs and renders them, cut into
+ * sections and varied (paragraphs rotated per copy) up to FOLDER_BENCH_FILES files (default 20000).
+ *
+ * The built bin runs as a child over stdio, exactly as a host runs it; MiniSearch runs in its own
+ * child (./_minisearch-child.mjs) on the same files, so each RSS is its own. Printed as a table:
+ * time to `initialize`, to the first search answer, to the full index; resident memory (peak and
+ * after indexing); the latency of the first search that reflects one edit, one new file and one
+ * deletion; the restart time to a complete answer without and with `--cache`.
+ *
+ * Needs a build first (`npm run build -w @sbissoli/mcp-search-cli`, or any test run). Run:
+ * `npx vitest bench --run packages/cli/bench/scale.bench.ts`.
+ */
+import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, bench, describe } from "vitest";
+import { ensurePackages, loadRelevanceCorpora } from "../../../bench/_relevance-corpora.js";
+import { extractDocument } from "../src/documents.js";
+
+const BIN = fileURLToPath(new URL("../dist/mcp-search.js", import.meta.url));
+const MINISEARCH_CHILD = fileURLToPath(new URL("./_minisearch-child.mjs", import.meta.url));
+const FILES = Number(process.env["FOLDER_BENCH_FILES"] ?? 20_000);
+const SECTION_CHARS = 5000;
+const QUERY = "signal handler";
+
+/** The real documents as text sections of about SECTION_CHARS characters, each with a title. */
+function sections(): { title: string; paragraphs: string[] }[] {
+  const out: { title: string; paragraphs: string[] }[] = [];
+  for (const corpus of loadRelevanceCorpora()) {
+    const files: string[] = [];
+    const pending = [corpus.root];
+    while (pending.length > 0) {
+      const folder = pending.pop() as string;
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) pending.push(path);
+        else if (/\.(html|txt|md)$/.test(entry.name)) files.push(path);
+      }
+    }
+    for (const path of files.sort()) {
+      const { title, text } = extractDocument(path, readFileSync(path, "utf8"));
+      let current: string[] = [];
+      let length = 0;
+      for (const paragraph of text.split(/\n{2,}/)) {
+        current.push(paragraph);
+        length += paragraph.length;
+        if (length >= SECTION_CHARS) {
+          out.push({ title, paragraphs: current });
+          current = [];
+          length = 0;
+        }
+      }
+      if (current.length > 0) out.push({ title, paragraphs: current });
+    }
+  }
+  return out;
+}
+
+/** FILES Markdown files in 100 folders: section i mod S, its paragraphs rotated per copy. */
+function buildFolder(root: string): number {
+  const all = sections();
+  let bytes = 0;
+  for (let i = 0; i < FILES; i++) {
+    const { title, paragraphs } = all[(i * 7919) % all.length]!;
+    const copy = Math.floor(i / all.length);
+    const shift = paragraphs.length === 0 ? 0 : copy % paragraphs.length;
+    const body = [...paragraphs.slice(shift), ...paragraphs.slice(0, shift)].join("\n\n");
+    const text = `# ${title} (${copy + 1})\n\n${body}\n`;
+    const folder = join(root, `part-${i % 100}`);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `section-${i}.md`), text);
+    bytes += Buffer.byteLength(text);
+  }
+  return bytes;
+}
+
+/** The bin as a host runs it, with line-based JSON-RPC and timestamps of its stderr. */
+class Served {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly started = performance.now();
+  indexedAt = Number.NaN;
+  private buffer = "";
+  private readonly waiting = new Map<number, (message: Record<string, unknown>) => void>();
+  private id = 0;
+
+  constructor(args: string[]) {
+    this.child = spawn(process.execPath, [BIN, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    this.child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      if (/indexed \d+ documents/.test(chunk) && Number.isNaN(this.indexedAt)) this.indexedAt = performance.now() - this.started;
+    });
+    this.child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      this.buffer += chunk;
+      for (let end = this.buffer.indexOf("\n"); end !== -1; end = this.buffer.indexOf("\n")) {
+        const message = JSON.parse(this.buffer.slice(0, end)) as Record<string, unknown>;
+        this.buffer = this.buffer.slice(end + 1);
+        this.waiting.get(message["id"] as number)?.(message);
+      }
+    });
+  }
+
+  request(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    const id = ++this.id;
+    const reply = new Promise<Record<string, unknown>>((resolve) => this.waiting.set(id, resolve));
+    this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    return reply;
+  }
+
+  /** `initialize`, then the notification; returns the ms from spawn to the answer. */
+  async open(): Promise<number> {
+    await this.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } });
+    const at = performance.now() - this.started;
+    this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    return at;
+  }
+
+  async search(query: string): Promise<{ ids: string[]; documents: number; partial: boolean }> {
+    const reply = await this.request("tools/call", { name: "search", arguments: { query } });
+    const structured = (reply["result"] as { structuredContent: { results: { id: string }[]; summary: { documents: number; message: string } } }).structuredContent;
+    return { ids: structured.results.map((hit) => hit.id), documents: structured.summary.documents, partial: structured.summary.message.startsWith("indexing") };
+  }
+
+  /** ms from spawn to the first search answer that covers the whole folder. */
+  async untilComplete(): Promise<number> {
+    for (;;) {
+      const answer = await this.search(QUERY);
+      if (!answer.partial) return performance.now() - this.started;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  memory(): { rss: number; peak: number } {
+    const status = readFileSync(`/proc/${this.child.pid}/status`, "utf8");
+    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN) / 1024;
+    return { rss: kb("VmRSS"), peak: kb("VmHWM") };
+  }
+
+  close(): void {
+    this.child.kill();
+  }
+}
+
+/** ms from a change to the first search answer for which `reflects` holds. */
+async function latency(served: Served, change: () => void, query: string, reflects: (ids: string[]) => boolean): Promise<number> {
+  change();
+  const at = performance.now();
+  for (;;) {
+    if (reflects((await served.search(query)).ids)) return performance.now() - at;
+    if (performance.now() - at > 60_000) return Number.NaN;
+  }
+}
+
+let root = "";
+let cache = "";
+const rows: [string, string, string][] = [];
+
+beforeAll(async () => {
+  const missing = ensurePackages((line) => console.log(line));
+  if (missing !== undefined) {
+    console.log(`scale bench skipped: ${missing}`);
+    return;
+  }
+  if (!existsSync(BIN)) execFileSync("npm", ["run", "build", "-w", "@sbissoli/mcp-search-cli"], { stdio: "ignore" });
+  root = mkdtempSync(join(tmpdir(), "mcp-search-scale-"));
+  cache = mkdtempSync(join(tmpdir(), "mcp-search-scale-cache-"));
+  const bytes = buildFolder(root);
+  const mb = bytes / 2 ** 20;
+
+  const mini = JSON.parse(execFileSync(process.execPath, ["--expose-gc", MINISEARCH_CHILD, root, QUERY], { encoding: "utf8", maxBuffer: 1 << 20 })) as {
+    indexMs: number; searchMs: number; rssMb: number; peakMb: number; heapMb: number;
+  };
+
+  const served = new Served(["serve", root, "--locale", "en"]);
+  const initializeMs = await served.open();
+  const firstSearchMs = performance.now() - served.started;
+  await served.search(QUERY);
+  const firstAnswerMs = performance.now() - served.started;
+  const completeMs = await served.untilComplete();
+  const memory = served.memory();
+  const edited = "doc:part-0/section-0.md";
+  const editMs = await latency(served, () => writeFileSync(join(root, "part-0", "section-0.md"), "# Edited\n\nzqxedited marker\n"), "zqxedited", (ids) => ids.includes(edited));
+  const addMs = await latency(served, () => writeFileSync(join(root, "part-1", "added.md"), "# Added\n\nzqxadded marker\n"), "zqxadded", (ids) => ids.includes("doc:part-1/added.md"));
+  const deleteMs = await latency(served, () => unlinkSync(join(root, "part-1", "added.md")), "zqxadded", (ids) => ids.length === 0);
+  served.close();
+  void firstSearchMs;
+
+  const coldCache = new Served(["serve", root, "--locale", "en", "--cache", cache]);
+  await coldCache.open();
+  const restartColdMs = await coldCache.untilComplete();
+  while (!readdirSync(cache).some((name) => name.endsWith(".snapshot"))) await new Promise((resolve) => setTimeout(resolve, 50));
+  coldCache.close();
+  const warm = new Served(["serve", root, "--locale", "en", "--cache", cache]);
+  await warm.open();
+  const restartWarmMs = await warm.untilComplete();
+  const warmMemory = warm.memory();
+  warm.close();
+  const snapshotMb = readdirSync(cache).reduce((sum, name) => sum + statSync(join(cache, name)).size, 0) / 2 ** 20;
+
+  const ms = (n: number) => `${Math.round(n)} ms`;
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+  rows.push(
+    ["time to initialize", ms(initializeMs), "n/a (a library)"],
+    ["time to the first search answer", `${ms(firstAnswerMs)} (partial, says so)`, `${ms(mini.indexMs + mini.searchMs)} (after the full index)`],
+    ["full index (walk, read, index)", `${ms(completeMs)} (${ratio(completeMs, mini.indexMs)})`, ms(mini.indexMs)],
+    ["resident memory after indexing", `${memory.rss.toFixed(0)} MB (${ratio(memory.rss, mini.rssMb)})`, `${mini.rssMb.toFixed(0)} MB`],
+    ["peak resident memory", `${memory.peak.toFixed(0)} MB (${ratio(memory.peak, mini.peakMb)}); target ${(0.6 * mb + 100).toFixed(0)} MB`, `${mini.peakMb.toFixed(0)} MB`],
+    ["first search reflecting one edit", ms(editMs), "n/a"],
+    ["first search reflecting one new file", ms(addMs), "n/a"],
+    ["first search reflecting one deletion", ms(deleteMs), "n/a"],
+    ["restart to a complete answer, no snapshot", ms(restartColdMs), ms(mini.indexMs)],
+    ["restart to a complete answer, --cache", `${ms(restartWarmMs)} (snapshot ${snapshotMb.toFixed(0)} MB, RSS ${warmMemory.rss.toFixed(0)} MB)`, "n/a"],
+  );
+  const width = Math.max(...rows.map((row) => row[0].length));
+  const col = Math.max(...rows.map((row) => row[1].length));
+  console.log(
+    [
+      `scale bench: ${FILES} Markdown files, ${mb.toFixed(1)} MB of prose (python3-doc + manpages sections, varied); MiniSearch 7 defaults on title + text`,
+      `| ${"measure".padEnd(width)} | ${"mcp-search serve".padEnd(col)} | MiniSearch |`,
+      `| ${"-".repeat(width)} | ${"-".repeat(col)} | ---------- |`,
+      ...rows.map(([name, ours, theirs]) => `| ${name.padEnd(width)} | ${ours.padEnd(col)} | ${theirs} |`),
+    ].join("\n"),
+  );
+}, 1_800_000);
+
+afterAll(() => {
+  if (root !== "") rmSync(root, { recursive: true, force: true });
+  if (cache !== "") rmSync(cache, { recursive: true, force: true });
+});
+
+describe("mcp-search serve at scale", () => {
+  bench("the measurements above (printed in beforeAll)", () => undefined, { iterations: 1, time: 0 });
+});

@@ -1,0 +1,107 @@
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { McpSearchError, createIndex, type IndexEntry, type IndexRanking } from "../../src/index.js";
+import { setMinCompaction } from "../../src/ranking/postings.js";
+
+const WORDS = ["soja", "milho", "sojas", "producao", "produz", "agricola", "files", "file", "zip", "zipped", "de", "the", "Açúcar", "acucar"];
+const phrase = (max: number) => fc.array(fc.constantFrom(...WORDS), { maxLength: max }).map((words) => words.join(" "));
+const longPhrase = (min: number, max: number) =>
+  fc.array(fc.constantFrom(...WORDS), { minLength: min, maxLength: max }).map((words) => words.join(" "));
+const ID_POOL = ["a", "b", "c", "d", "e", "f", "g", "h", "sidra:1", "soja"];
+const entry = fc.record({
+  id: fc.constantFrom(...ID_POOL),
+  title: phrase(4),
+  url: fc.constantFrom("https://example.org/a", "https://example.org/b"),
+  keywords: fc.option(fc.array(phrase(2), { maxLength: 2 }), { nil: undefined }),
+  // Long texts too: past BM25's lead (30 tokens) and passage (100 tokens), so updates switch its
+  // lead and passage views on and off.
+  text: fc.option(fc.oneof(phrase(12), longPhrase(25, 40), longPhrase(120, 160)), { nil: undefined }),
+}).map(({ keywords, text, ...rest }): IndexEntry => ({ ...rest, ...(keywords && { keywords }), ...(text !== undefined && { text }) }));
+
+type Step =
+  | { readonly kind: "add" | "replace"; readonly entry: IndexEntry }
+  | { readonly kind: "remove"; readonly id: string }
+  | { readonly kind: "search"; readonly query: string };
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constant("add" as const), entry }),
+  fc.record({ kind: fc.constant("replace" as const), entry }),
+  fc.record({ kind: fc.constant("remove" as const), id: fc.constantFrom(...ID_POOL) }),
+  fc.record({ kind: fc.constant("search" as const), query: fc.oneof(phrase(3), fc.constantFrom("pro", "zip", "fil", "soj")) }),
+);
+const start = fc.uniqueArray(entry, { selector: (e) => e.id, maxLength: 6 });
+
+/** The current entries in tie order: insertion order, a replaced entry keeping its place. */
+function applyToList(list: IndexEntry[], s: Step): "ok" | "throws" {
+  if (s.kind === "search") return "ok";
+  const at = list.findIndex((e) => e.id === (s.kind === "remove" ? s.id : s.entry.id));
+  if (s.kind === "add") {
+    if (at !== -1) return "throws";
+    list.push(s.entry);
+  } else if (s.kind === "replace") {
+    if (at === -1) return "throws";
+    list[at] = s.entry;
+  } else {
+    if (at === -1) return "throws";
+    list.splice(at, 1);
+  }
+  return "ok";
+}
+
+describe.each(["rule", "bm25"] as IndexRanking[])("index updates (%s)", (ranking) => {
+  const previous = setMinCompaction(0);
+  afterAll(() => void setMinCompaction(previous));
+
+  it.each([
+    ["with compaction after every update", 0],
+    ["with the delta segment kept", 1 << 30],
+  ])("search after any updates returns what a fresh createIndex over the current entries returns, %s", (_label, floor) => {
+    setMinCompaction(floor);
+    fc.assert(
+      fc.property(start, fc.array(step, { maxLength: 25 }), (initial, steps) => {
+        const index = createIndex(initial, { ranking });
+        const list = [...initial];
+        for (const s of steps) {
+          const expected = applyToList(list, s);
+          const run = () => {
+            if (s.kind === "add") index.add(s.entry);
+            else if (s.kind === "replace") index.replace(s.entry);
+            else if (s.kind === "remove") index.remove(s.id);
+          };
+          if (expected === "throws") expect(run).toThrow(McpSearchError);
+          else run();
+          expect(index.size).toBe(list.length);
+          if (s.kind !== "search") continue;
+          const fresh = createIndex(list, { ranking });
+          for (const limit of [3, 1000]) expect(index.search(s.query, { limit })).toStrictEqual(fresh.search(s.query, { limit }));
+        }
+        const fresh = createIndex(list, { ranking });
+        for (const query of ["soja milho", "pro", "zip files", "acucar"]) {
+          expect(index.search(query, { limit: 100 })).toStrictEqual(fresh.search(query, { limit: 100 }));
+        }
+        for (const e of list) expect(index.resolve(e.id)).toBe(fresh.resolve(e.id));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("keeps insertion order for ties, and the old place on replace", () => {
+    const same = (id: string) => ({ id, title: "soja", url: `https://example.org/${id}` });
+    const index = createIndex([same("a"), same("b")], { ranking });
+    index.add(same("c"));
+    index.replace(same("a"));
+    index.remove("b");
+    index.add(same("b"));
+    expect(index.search("soja").map((hit) => hit.id)).toStrictEqual(["a", "c", "b"]);
+  });
+
+  it("throws McpSearchError naming the id for a duplicate add, an unknown remove or replace", () => {
+    const index = createIndex([{ id: "a", title: "Soja", url: "https://example.org/a" }], { ranking });
+    expect(() => index.add({ id: "a", title: "Milho", url: "https://example.org/a" })).toThrow(/Duplicate id "a"/);
+    expect(() => index.remove("zz")).toThrow(McpSearchError);
+    expect(() => index.remove("zz")).toThrow(/Cannot remove "zz"/);
+    expect(() => index.replace({ id: "zz", title: "Milho", url: "https://example.org/z" })).toThrow(/Cannot replace "zz"/);
+    expect(() => index.add({ id: "", title: "Milho", url: "https://example.org/z" })).toThrow(McpSearchError);
+    expect(index.search("soja").map((hit) => hit.id)).toStrictEqual(["a"]);
+    expect(index.size).toBe(1);
+  });
+});
