@@ -193,3 +193,26 @@ describe("the guarantees guide", () => {
     expect(broken).toStrictEqual([]);
   });
 });
+
+describe("the guides cover what the front page promises", () => {
+  const headingsOf = (path: string) => scanMarkdown(readDoc(path)).headings.map((heading) => heading.text);
+
+  it.each([
+    ["docs/factory.md", ["The contract", "A server, step by step", "Choosing a ranking", "Options", "Tolerant ids", "Errors and messages", "Compatibility"]],
+    ["docs/vocabulary.md", ["The question's vocabulary", "SQLite and Cloudflare D1", "PostgreSQL", "Limits"]],
+    ["docs/site.md", ["A catalogue read from the site", "Dates as people type them", 'Intent: "right now" is not "the latest"']],
+    ["docs/folder-server.md", ["Options", "Security", "Claude Desktop", "ChatGPT", "The Responses API"]],
+  ] as const)("%s has its sections", (path, sections) => {
+    const headings = headingsOf(path);
+    expect(sections.filter((section) => !headings.includes(section))).toStrictEqual([]);
+  });
+
+  it("shows the folder server's deployment with a token, for the Responses API", () => {
+    const guide = readDoc("docs/folder-server.md");
+    expect(guide).toContain("MCP_SEARCH_TOKEN=");
+    const responses = scanMarkdown(guide).fences.filter((fence) => fence.section === "The Responses API" && fence.language === "json");
+    expect(responses.map((fence) => (JSON.parse(fence.body) as { tools: Array<{ type: string; headers?: object }> }).tools[0])).toStrictEqual([
+      expect.objectContaining({ type: "mcp", headers: { Authorization: "Bearer <token>" }, require_approval: "never" }),
+    ]);
+  });
+});
