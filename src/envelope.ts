@@ -24,12 +24,7 @@ export interface EnvelopeExtras {
   readonly meta?: Record<string, unknown>;
 }
 
-/**
- * The single text block of an envelope.
- *
- * @example
- * const block: TextBlock = { type: "text", text: '{"results":[]}' };
- */
+/** The single text block of an envelope: the contract object as compact JSON. */
 export type TextBlock = {
   type: "text";
   text: string;

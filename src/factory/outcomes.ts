@@ -31,9 +31,6 @@ const CLASSE = Symbol.for(CLASSE_KEY);
  *
  * A server adds its own classes through an error's `classe`, `classifyThrown` or
  * `classifyError`; those are any string.
- *
- * @example
- * const classe: LibraryErrorClass = "nao_encontrado";
  */
 export type LibraryErrorClass = "nao_encontrado" | "tempo_esgotado" | "resposta_invalida";
 

@@ -49,12 +49,7 @@ export interface UsageShape {
   readonly classe: string;
 }
 
-/**
- * `"tool_call"` on every call, plus `"tool_error"` when the result is an error.
- *
- * @example
- * const kind: UsageKind = "tool_error";
- */
+/** `"tool_call"` on every call, plus `"tool_error"` when the result is an error. */
 export type UsageKind = "tool_call" | "tool_error";
 
 /**

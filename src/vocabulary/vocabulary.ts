@@ -8,12 +8,7 @@ import { McpSearchError } from "../errors.js";
 import { stripGlobMetacharacters } from "./glob.js";
 import { matchesAtWordStart, matchesExpansion } from "./word-start.js";
 
-/**
- * The vocabulary's language: it picks the stopwords, the singular rules and the note's sentence.
- *
- * @example
- * const locale: VocabularyLocale = "en";
- */
+/** The vocabulary's language: it picks the stopwords, the singular rules and the note's sentence. */
 export type VocabularyLocale = Locale;
 
 /**

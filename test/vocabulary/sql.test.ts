@@ -288,8 +288,8 @@ describe("buildGlobClause on random tables", () => {
   });
 });
 
-describe("README", () => {
-  it.each(["README.md", "README.pt-BR.md"])("%s asserts the clause builder's real output", (file) => {
+describe("the vocabulary guide", () => {
+  it.each(["docs/vocabulary.md", "docs/pt-BR/vocabulary.md"])("%s asserts the clause builder's real output", (file) => {
     const readme = readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");
     const example = createVocabulary({
       locale: "pt-BR",
