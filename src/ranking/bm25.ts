@@ -179,6 +179,12 @@ class View {
   /** Opens a unit of `fields` (token lists: id, title, keywords, text) for entry slot `owner`. */
   add(fields: readonly (readonly string[])[], owner: number): number {
     const unit = this.postings.open();
+    this.fill(unit, fields, owner);
+    return unit;
+  }
+
+  /** Counts `fields` into `unit`, already open in the postings, and into the statistics. */
+  fill(unit: number, fields: readonly (readonly string[])[], owner: number): void {
     this.lengths = grown(this.lengths, (unit + 1) * FIELDS);
     this.owner = grown(this.owner, unit + 1);
     this.owner[unit] = owner;
@@ -189,12 +195,16 @@ class View {
     });
     this.live += 1;
     this.fresh = false;
-    return unit;
   }
 
   remove(unit: number): void {
-    for (let f = 0; f < FIELDS; f++) this.totals[f]! -= this.lengths[unit * FIELDS + f]!;
+    this.forget(unit);
     this.postings.remove(unit);
+  }
+
+  /** Takes `unit` out of the statistics; its postings stay for whoever owns them to remove. */
+  forget(unit: number): void {
+    for (let f = 0; f < FIELDS; f++) this.totals[f]! -= this.lengths[unit * FIELDS + f]!;
     this.live -= 1;
     this.fresh = false;
   }
@@ -329,7 +339,7 @@ class Bm25Core implements RankingCore {
     const keywords = (entry.keywords ?? []).flatMap((keyword) => bm25Tokens(keyword, parameters));
     const text = bm25Tokens(entry.text ?? "", parameters);
     // The collection opened `slot` in the whole view's postings: fill it in place of `add`.
-    this.fillWhole([id, title, keywords, text], slot);
+    this.whole.fill(slot, [id, title, keywords, text], slot);
     this.lead.add([id, title, keywords, text.slice(0, parameters.lead)], slot);
     const starts = passageStarts(text.length, parameters.passage);
     this.firstPassage = grown(this.firstPassage, slot + 1);
@@ -343,26 +353,10 @@ class Bm25Core implements RankingCore {
     if (text.length > parameters.passage) this.overPassage += 1;
   }
 
-  private fillWhole(fields: readonly (readonly string[])[], slot: number): void {
-    const view = this.whole;
-    view.lengths = grown(view.lengths, (slot + 1) * FIELDS);
-    view.owner = grown(view.owner, slot + 1);
-    view.owner[slot] = slot;
-    fields.forEach((tokens, f) => {
-      for (const token of tokens) view.postings.add(token, slot, f, 1);
-      view.lengths[slot * FIELDS + f] = tokens.length;
-      view.totals[f]! += tokens.length;
-    });
-    view.live += 1;
-    view.fresh = false;
-  }
-
   /** Removes the entry's units from the lead and passage views, and its whole-view statistics. */
   unindex(slot: number): void {
-    const { whole } = this;
-    for (let f = 0; f < FIELDS; f++) whole.totals[f]! -= whole.lengths[slot * FIELDS + f]!;
-    whole.live -= 1;
-    whole.fresh = false;
+    // The collection removes the whole view's postings; only its statistics are ours.
+    this.whole.forget(slot);
     this.lead.remove(slot);
     const first = this.firstPassage[slot]!;
     for (let u = first; u < first + this.passageCount[slot]!; u++) this.passages.remove(u);
