@@ -10,6 +10,7 @@
  * current entries in that order.
  */
 import type { SearchResult } from "../contract/schemas.js";
+import { describeReceived } from "../contract/received.js";
 import { McpSearchError } from "../errors.js";
 import type { SegmentedPostings } from "./postings.js";
 import { createResolver } from "./resolve.js";
@@ -37,21 +38,17 @@ export function checkEntry(entry: RankedEntry, label: string): void {
   const { keywords, text } = entry as { keywords?: unknown; text?: unknown };
   if (keywords !== undefined) {
     if (!Array.isArray(keywords)) {
-      throw new McpSearchError(`${label} has "keywords" of type ${describeType(keywords)}: it must be an array of strings.`);
+      throw new McpSearchError(`${label} has "keywords" of type ${describeReceived(keywords)}: it must be an array of strings.`);
     }
     keywords.forEach((keyword: unknown, k) => {
       if (typeof keyword !== "string") {
-        throw new McpSearchError(`${label} has "keywords[${k}]" of type ${describeType(keyword)}: every keyword must be a string.`);
+        throw new McpSearchError(`${label} has "keywords[${k}]" of type ${describeReceived(keyword)}: every keyword must be a string.`);
       }
     });
   }
   if (text !== undefined && typeof text !== "string") {
-    throw new McpSearchError(`${label} has "text" of type ${describeType(text)}: it must be a string when given.`);
+    throw new McpSearchError(`${label} has "text" of type ${describeReceived(text)}: it must be a string when given.`);
   }
-}
-
-function describeType(value: unknown): string {
-  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
 }
 
 /** What a ranking keeps per slot and how it scores; the collection calls it. */
