@@ -21,15 +21,6 @@ import type { CatalogueEntry, CatalogueOptions, CatalogueResult, SitemapResult }
 import { loadPeer } from "./peers.js";
 import { pageKey, withoutWww } from "../ranking/page.js";
 
-export type {
-  CatalogueEntry,
-  CatalogueOptions,
-  CatalogueProblem,
-  CatalogueProblemKind,
-  CatalogueResult,
-  SitemapResult,
-} from "./catalogue-types.js";
-
 /**
  * A readable title from the last segment of a URL's path: decoded, extension dropped, dashes
  * and underscores as spaces, first letter capitalised. The root takes the host name.

@@ -13,7 +13,7 @@ export type {
   CatalogueProblemKind,
   CatalogueResult,
   SitemapResult,
-} from "./catalogue.js";
+} from "./catalogue-types.js";
 
 // Dates
 export { findDates, keepHeldDates } from "./dates.js";
