@@ -13,7 +13,7 @@
  * Needs a build first (`npm run build -w @sbissoli/mcp-search-cli`, or any test run). Run:
  * `npx vitest bench --run packages/cli/bench/scale.bench.ts`.
  */
-import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,8 +21,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, bench, describe } from "vitest";
 import { ensurePackages, loadRelevanceCorpora } from "../../../bench/_relevance-corpora.js";
 import { extractDocument } from "../src/documents.js";
+import { BIN, StdioBin } from "../test/_cli-spawn.js";
 
-const BIN = fileURLToPath(new URL("../dist/mcp-search.js", import.meta.url));
 const MINISEARCH_CHILD = fileURLToPath(new URL("./_minisearch-child.mjs", import.meta.url));
 const FILES = Number(process.env["FOLDER_BENCH_FILES"] ?? 20_000);
 const SECTION_CHARS = 5000;
@@ -79,55 +79,18 @@ function buildFolder(root: string): number {
   return bytes;
 }
 
-/** The bin as a host runs it, with line-based JSON-RPC and timestamps of its stderr. */
-class Served {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly started = performance.now();
-  indexedAt = Number.NaN;
-  private buffer = "";
-  private readonly waiting = new Map<number, (message: Record<string, unknown>) => void>();
-  private id = 0;
-
-  constructor(args: string[]) {
-    this.child = spawn(process.execPath, [BIN, ...args], { stdio: ["pipe", "pipe", "pipe"] });
-    this.child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      if (/indexed \d+ documents/.test(chunk) && Number.isNaN(this.indexedAt)) this.indexedAt = performance.now() - this.started;
-    });
-    this.child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      this.buffer += chunk;
-      for (let end = this.buffer.indexOf("\n"); end !== -1; end = this.buffer.indexOf("\n")) {
-        const message = JSON.parse(this.buffer.slice(0, end)) as Record<string, unknown>;
-        this.buffer = this.buffer.slice(end + 1);
-        this.waiting.get(message["id"] as number)?.(message);
-      }
-    });
-  }
-
-  request(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    const id = ++this.id;
-    const reply = new Promise<Record<string, unknown>>((resolve) => this.waiting.set(id, resolve));
-    this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
-    return reply;
-  }
-
-  /** `initialize`, then the notification; returns the ms from spawn to the answer. */
-  async open(): Promise<number> {
-    await this.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } });
-    const at = performance.now() - this.started;
-    this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-    return at;
-  }
-
-  async search(query: string): Promise<{ ids: string[]; documents: number; partial: boolean }> {
-    const reply = await this.request("tools/call", { name: "search", arguments: { query } });
-    const structured = (reply["result"] as { structuredContent: { results: { id: string }[]; summary: { documents: number; message: string } } }).structuredContent;
-    return { ids: structured.results.map((hit) => hit.id), documents: structured.summary.documents, partial: structured.summary.message.startsWith("indexing") };
+/** The built bin over stdio, with what the bench reads of it. */
+class Served extends StdioBin {
+  /** The ids of one search's results, how many documents it covered, and whether indexing was still going. */
+  async answer(query: string): Promise<{ ids: string[]; documents: number; partial: boolean }> {
+    const { results, summary } = await this.search(query);
+    return { ids: results.map((hit) => hit.id), documents: summary.documents, partial: summary.message.startsWith("indexing") };
   }
 
   /** ms from spawn to the first search answer that covers the whole folder. */
   async untilComplete(): Promise<number> {
     for (;;) {
-      const answer = await this.search(QUERY);
+      const answer = await this.answer(QUERY);
       if (!answer.partial) return performance.now() - this.started;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -138,10 +101,6 @@ class Served {
     const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN) / 1024;
     return { rss: kb("VmRSS"), peak: kb("VmHWM") };
   }
-
-  close(): void {
-    this.child.kill();
-  }
 }
 
 /** ms from a change to the first search answer for which `reflects` holds. */
@@ -149,7 +108,7 @@ async function latency(served: Served, change: () => void, query: string, reflec
   change();
   const at = performance.now();
   for (;;) {
-    if (reflects((await served.search(query)).ids)) return performance.now() - at;
+    if (reflects((await served.answer(query)).ids)) return performance.now() - at;
     if (performance.now() - at > 60_000) return Number.NaN;
   }
 }
@@ -176,8 +135,7 @@ beforeAll(async () => {
 
   const served = new Served(["serve", root, "--locale", "en"]);
   const initializeMs = await served.open();
-  const firstSearchMs = performance.now() - served.started;
-  await served.search(QUERY);
+  await served.answer(QUERY);
   const firstAnswerMs = performance.now() - served.started;
   const completeMs = await served.untilComplete();
   const memory = served.memory();
@@ -186,7 +144,6 @@ beforeAll(async () => {
   const addMs = await latency(served, () => writeFileSync(join(root, "part-1", "added.md"), "# Added\n\nzqxadded marker\n"), "zqxadded", (ids) => ids.includes("doc:part-1/added.md"));
   const deleteMs = await latency(served, () => unlinkSync(join(root, "part-1", "added.md")), "zqxadded", (ids) => ids.length === 0);
   served.close();
-  void firstSearchMs;
 
   const coldCache = new Served(["serve", root, "--locale", "en", "--cache", cache]);
   await coldCache.open();

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams, type SpawnOptions } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
@@ -78,4 +78,69 @@ export interface CallResult {
 /** Calls a tool and returns its result. */
 export async function call(client: Client, name: "search" | "fetch", args: Record<string, unknown>): Promise<CallResult> {
   return (await client.callTool({ name, arguments: args })) as CallResult;
+}
+
+/** What the folder server's `search` puts in `structuredContent`, as far as these tests read it. */
+export interface FolderSearch {
+  readonly results: { readonly id: string }[];
+  readonly summary: { readonly documents: number; readonly message: string };
+}
+
+/**
+ * The built bin serving over stdio, spoken to as a host does: one JSON-RPC message a line.
+ * Every stderr line is kept, and `started` is when it was spawned (`performance.now()`).
+ */
+export class StdioBin {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly started = performance.now();
+  readonly stderr: string[] = [];
+  private buffer = "";
+  private readonly waiting = new Map<number, (message: Record<string, unknown>) => void>();
+  private id = 0;
+
+  constructor(args: readonly string[]) {
+    this.child = spawn(process.execPath, [BIN, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    this.child.stderr.setEncoding("utf8").on("data", (chunk: string) => this.stderr.push(...chunk.split("\n").filter(Boolean)));
+    this.child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      this.buffer += chunk;
+      for (let end = this.buffer.indexOf("\n"); end !== -1; end = this.buffer.indexOf("\n")) {
+        const message = JSON.parse(this.buffer.slice(0, end)) as Record<string, unknown>;
+        this.buffer = this.buffer.slice(end + 1);
+        this.waiting.get(message["id"] as number)?.(message);
+      }
+    });
+  }
+
+  request(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    const id = ++this.id;
+    const reply = new Promise<Record<string, unknown>>((resolve) => this.waiting.set(id, resolve));
+    this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    return reply;
+  }
+
+  /** `initialize`, then its notification; returns the ms from spawn to the answer. */
+  async open(): Promise<number> {
+    await this.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "stdio-bin", version: "0" } });
+    const at = performance.now() - this.started;
+    this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    return at;
+  }
+
+  async search(query: string): Promise<FolderSearch> {
+    const reply = await this.request("tools/call", { name: "search", arguments: { query } });
+    return (reply["result"] as { structuredContent: FolderSearch }).structuredContent;
+  }
+
+  /** True once the bin has logged the end of its indexing. */
+  indexed(): boolean {
+    return this.stderr.some((line) => /indexed \d+ documents/.test(line));
+  }
+
+  async untilIndexed(): Promise<void> {
+    while (!this.indexed()) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  close(): void {
+    this.child.kill();
+  }
 }

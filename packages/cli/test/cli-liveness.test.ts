@@ -4,14 +4,12 @@
  * indexing answers with what is indexed so far, saying so. Then the snapshot: a warm start gives
  * the same results as a cold one, and a corrupt snapshot falls back to a full index.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StdioBin } from "./_cli-spawn.js";
 
-const BIN = fileURLToPath(new URL("../dist/mcp-search.js", import.meta.url));
 const WORDS = ("coffee grinder kettle filter bloom extraction roast origin acidity body aroma brew water " +
   "temperature ratio burr espresso crema channel tamp puck dose yield shot siphon press steep cup taste " +
   "bean harvest altitude process washed natural honey ferment dry cherry pulp sorting storage fresh").split(" ");
@@ -31,61 +29,6 @@ function makeFolder(files: number, words: number): string {
   return root;
 }
 
-/** A spawned server with line-based JSON-RPC over its stdio, every stderr line kept. */
-class Server {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly stderr: string[] = [];
-  private buffer = "";
-  private readonly waiting = new Map<number, (message: Record<string, unknown>) => void>();
-  private id = 0;
-
-  constructor(args: string[]) {
-    this.child = spawn(process.execPath, [BIN, ...args], { stdio: ["pipe", "pipe", "pipe"] });
-    this.child.stderr.setEncoding("utf8").on("data", (chunk: string) => this.stderr.push(...chunk.split("\n").filter(Boolean)));
-    this.child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      this.buffer += chunk;
-      for (let end = this.buffer.indexOf("\n"); end !== -1; end = this.buffer.indexOf("\n")) {
-        const message = JSON.parse(this.buffer.slice(0, end)) as Record<string, unknown>;
-        this.buffer = this.buffer.slice(end + 1);
-        this.waiting.get(message["id"] as number)?.(message);
-      }
-    });
-  }
-
-  request(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    const id = ++this.id;
-    const reply = new Promise<Record<string, unknown>>((resolve) => this.waiting.set(id, resolve));
-    this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
-    return reply;
-  }
-
-  notify(method: string): void {
-    this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method })}\n`);
-  }
-
-  async open(): Promise<void> {
-    await this.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "live", version: "0" } });
-    this.notify("notifications/initialized");
-  }
-
-  async search(query: string): Promise<{ results: { id: string }[]; summary: { documents: number; message: string } }> {
-    const reply = await this.request("tools/call", { name: "search", arguments: { query } });
-    return (reply["result"] as { structuredContent: never }).structuredContent;
-  }
-
-  indexed(): boolean {
-    return this.stderr.some((line) => /indexed \d+ documents/.test(line));
-  }
-
-  async untilIndexed(): Promise<void> {
-    while (!this.indexed()) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-
-  close(): void {
-    this.child.kill();
-  }
-}
-
 describe("mcp-search serve on a large folder", () => {
   const FILES = 3000;
   let root: string;
@@ -100,7 +43,7 @@ describe("mcp-search serve on a large folder", () => {
   });
 
   it("answers initialize and tools/list before indexing ends, reports progress, and answers a search meanwhile with what it has", async () => {
-    const server = new Server(["serve", root, "--locale", "en"]);
+    const server = new StdioBin(["serve", root, "--locale", "en"]);
     try {
       await server.open();
       expect(server.indexed()).toBe(false);
@@ -125,7 +68,7 @@ describe("mcp-search serve on a large folder", () => {
     const small = makeFolder(SMALL, 200);
     const queries = ["coffee grinder", "roast origin 12", "washed natural honey", "Note 17"];
     const run = async () => {
-      const server = new Server(["serve", small, "--locale", "en", "--cache", cache]);
+      const server = new StdioBin(["serve", small, "--locale", "en", "--cache", cache]);
       try {
         await server.open();
         await server.untilIndexed();
