@@ -1,6 +1,6 @@
 /**
  * Shared by the documentation tests: the public API of src/index.ts and src/site/index.ts as the TypeScript checker
- * sees it, built once per test file. Not a test file itself.
+ * sees it, in a program that test/types.test.ts shares with the type check. Not a test file itself.
  */
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -14,23 +14,12 @@ export interface PublicApi {
   readonly exports: ReadonlyArray<{ readonly name: string; readonly target: ts.Symbol }>;
 }
 
-let cached: PublicApi | undefined;
-
-/** Loads src/index.ts with the checker (about two seconds), once. */
-export function loadPublicApi(): PublicApi {
-  if (cached !== undefined) return cached;
-  const program = ts.createProgram(ENTRIES, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    strict: true,
-    noEmit: true,
-  });
+/** The exports of both entries, read with the checker of `program` (which must include them). */
+export function loadPublicApi(program: ts.Program): PublicApi {
   const checker = program.getTypeChecker();
   const exports = ENTRIES.flatMap((entry) => checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!)).map((symbol) => ({
     name: symbol.name,
     target: symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol,
   }));
-  cached = { checker, exports };
-  return cached;
+  return { checker, exports };
 }

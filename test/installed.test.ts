@@ -1,7 +1,9 @@
 /**
- * Both packages as a user gets them: the library and the CLI are packed once (`npm pack`, from
- * the dist that the global setup built) and installed into fresh temporary projects from the
- * tarballs, everything else from the local npm cache (`--prefer-offline`).
+ * Both packages as a user gets them: the library and the CLI are packed once (`npm pack`) and
+ * installed into fresh temporary projects from the tarballs, everything else from the local npm
+ * cache (`--prefer-offline`). The JavaScript comes from the global setup's build; the library's
+ * declarations are built here (`tsup --dts-only`, which leaves the JavaScript that the other
+ * tests read in place), beside the other tests rather than before them.
  *
  * - "readme": only the README's install line, `npm install @sbissoli/mcp-search
  *   @modelcontextprotocol/server zod`.
@@ -18,11 +20,13 @@ import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as source from "../src/index.js";
 
 const execFile = promisify(execFileCallback);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+const TSUP = join(ROOT, "node_modules", "tsup", "dist", "cli-default.js");
 
 /** Packages that a server using only the main entry must never load. */
 const NEVER_LOADED = ["chrono-node", "fast-xml-parser", "@modelcontextprotocol/client", "@modelcontextprotocol/node", "hono", "@hono/node-server"];
@@ -54,13 +58,16 @@ beforeAll(async () => {
   docs = join(workspace, "docs");
   await mkdir(docs);
   await writeFile(join(docs, "brewing.md"), "# Pour-over brewing\n\nBloom the coffee for thirty seconds.");
-  const [library, cli] = await Promise.all([pack(ROOT), pack(join(ROOT, "packages", "cli"))]);
+  const [library, cli] = await Promise.all([
+    execFile(process.execPath, [TSUP, "--dts-only", "--silent"], { cwd: ROOT }).then(() => pack(ROOT)),
+    pack(join(ROOT, "packages", "cli")),
+  ]);
   await Promise.all([
     install("readme", [library, "@modelcontextprotocol/server", "zod"]),
     install("cli", [library, cli, "chrono-node", "fast-xml-parser"]),
     install("v1", [library, "@modelcontextprotocol/sdk@^1.23", "zod", "fast-xml-parser"]),
   ]);
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   if (workspace !== undefined) await rm(workspace, { recursive: true, force: true });
@@ -163,6 +170,15 @@ async function packagesLoadedByRequire(cwd: string, specifier: string): Promise<
 }
 
 describe("the library installed with the README's line", () => {
+  it("ships declarations of every export for both module systems", async () => {
+    const dist = join(project("readme"), "node_modules", "@sbissoli", "mcp-search", "dist");
+    const [esmTypes, cjsTypes] = await Promise.all([readFile(join(dist, "index.d.ts"), "utf8"), readFile(join(dist, "index.d.cts"), "utf8")]);
+    for (const name of [...Object.keys(source), "SearchResult", "FetchDocument", "ContractLocale", "JsonSchemaObject", "IndexEntry", "SearchIndex", "SearchOptions"]) {
+      expect(esmTypes).toContain(name);
+      expect(cjsTypes).toContain(name);
+    }
+  });
+
   it("adds itself alone beyond what zod and the server bring", async () => {
     const packages = await installedPackages(project("readme"));
     const serverAndZod = closure(packages, ["@modelcontextprotocol/server", "zod"]);

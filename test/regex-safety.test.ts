@@ -4,8 +4,9 @@
  * expression, and through createIndex with 1 MB titles that hold no separator, in a worker
  * against the BUILT package. The bound is generous (20 s for work that takes well under a second
  * when linear); a quadratic pattern at these sizes takes minutes.
- * The static check of every pattern in src/ is `npm run lint:regexp` (eslint-plugin-regexp),
- * part of `npm test`.
+ * The static check of every pattern in both packages' src/ (eslint-plugin-regexp, with the
+ * repository's eslint.config.js) runs here too, through ESLint's Node API; `npm run lint:regexp`
+ * is the same check from the command line.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { build } from "esbuild";
+import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 
 const BOUND_MS = 20_000;
@@ -124,6 +126,17 @@ function runBounded(code = WORKER): Promise<Record<string, unknown>> {
 }
 
 describe("regex safety", () => {
+  it("finds no super-linear pattern in either package's src/, and finds a planted one", async () => {
+    const eslint = new ESLint({ cwd: fileURLToPath(new URL("..", import.meta.url)) });
+    const results = await eslint.lintFiles(["src", "packages/cli/src"]);
+    expect(results.length).toBeGreaterThan(50);
+    const problems = results.flatMap((result) => result.messages.map((message) => `${result.filePath}:${message.line} ${message.ruleId ?? ""} ${message.message}`));
+    expect(problems).toStrictEqual([]);
+    // The linter really reads the patterns: a nested quantifier is reported.
+    const [planted] = await eslint.lintText("export const slow = /(a+)+b/;\n", { filePath: "src/planted.ts" });
+    expect(planted?.messages.map((message) => message.ruleId)).toContain("regexp/no-super-linear-backtracking");
+  }, 60_000);
+
   it("normalises, tokenises, ranks, expands and parses 1 MB pathological strings within a generous bound", async () => {
     const out = await runBounded();
     expect(out).toStrictEqual({

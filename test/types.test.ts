@@ -1,6 +1,51 @@
+/**
+ * What the TypeScript checker says, from ONE program, so the types of zod and the MCP SDK are
+ * read and checked once:
+ *
+ * - the type check of `npm test`: the repository (every file tsconfig.json includes: both
+ *   packages' src, tests and benches) and every ```ts program of the documentation
+ *   (./_doc-programs.ts). It runs beside the other test files instead of before them;
+ *   `npm run typecheck` (tsc --noEmit) is the same check of the repository alone;
+ * - the TSDoc of the public API (below).
+ */
+import { writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { PROGRAMS_FOLDER, compilerOptions, writePrograms } from "./_doc-programs.js";
+import { ROOT } from "./_docs.js";
 import { loadPublicApi } from "./_public-api.js";
+
+/** "declared but never read" and its kin: samples may show a name they do not use. */
+const UNUSED_NAME_CODES = new Set([6133, 6138, 6192, 6196, 6198, 6199, 6205]);
+
+const config = ts.readConfigFile(join(ROOT, "tsconfig.json"), (path) => ts.sys.readFile(path));
+const REPOSITORY = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT).fileNames;
+const DOC_PROGRAMS = writePrograms().map((program) => program.checked);
+const CANARY = join(PROGRAMS_FOLDER, "canary.mts");
+writeFileSync(CANARY, 'const wrong: number = "text";\nexport { wrong };\n');
+const PROGRAM = ts.createProgram([...REPOSITORY, ...DOC_PROGRAMS, CANARY], compilerOptions());
+
+function format(diagnostic: ts.Diagnostic): string {
+  const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
+  if (diagnostic.file === undefined) return text;
+  const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
+  return `${relative(ROOT, diagnostic.file.fileName)}:${line + 1}:${character + 1} ${text}`;
+}
+
+describe("the type check", () => {
+  it("passes on the repository and on every documentation program, and catches a planted error", () => {
+    expect(REPOSITORY.length).toBeGreaterThan(100);
+    expect(DOC_PROGRAMS.length).toBeGreaterThan(15);
+    const samples = new Set([...DOC_PROGRAMS, CANARY].map((file) => ts.sys.resolvePath(file)));
+    const diagnostics = ts
+      .getPreEmitDiagnostics(PROGRAM)
+      .filter((diagnostic) => !(diagnostic.file !== undefined && samples.has(ts.sys.resolvePath(diagnostic.file.fileName)) && UNUSED_NAME_CODES.has(diagnostic.code)))
+      .map(format);
+    // The checker really runs: the canary's one error is found, and nothing else is.
+    expect(diagnostics).toStrictEqual([`${relative(ROOT, CANARY)}:1:7 Type 'string' is not assignable to type 'number'.`]);
+  }, 120_000); // About 10 s of one core on an idle machine: the largest single test of the suite.
+});
 
 // Every public name carries TSDoc; functions and the main option types (`…Options`) carry an
 // @example that teaches, and every optional field of an exported `…Options` interface says its
@@ -9,7 +54,7 @@ import { loadPublicApi } from "./_public-api.js";
 // user's editor shows. The API reference (`npm run docs`) is generated from these comments.
 
 function publicDeclarations(): Array<{ name: string; declaration: ts.Declaration; checker: ts.TypeChecker }> {
-  const { checker, exports } = loadPublicApi();
+  const { checker, exports } = loadPublicApi(PROGRAM);
   return exports.flatMap(({ name, target }) => (target.declarations ?? []).map((declaration) => ({ name, declaration, checker })));
 }
 
