@@ -170,10 +170,7 @@ const ES: FolderTexts = {
     `El documento ${JSON.stringify(id)} ya no existe: se movió, se renombró o se borró. Busque de nuevo con la herramienta search para obtener ids actuales.`,
   stalePage: (id, pages, first) =>
     `El id ${JSON.stringify(id)} pide una página que no existe: el documento tiene ${pages} ${pages === 1 ? "página" : "páginas"} (quizá cambió). Lea ${JSON.stringify(first)} o busque de nuevo con la herramienta search.`,
-  refused: (id, why) =>
-    why === "nul"
-      ? `El id ${JSON.stringify(id)} fue rechazado: contiene un byte nulo. Use un id devuelto por la herramienta search.`
-      : `El id ${JSON.stringify(id)} fue rechazado: apunta fuera de la carpeta servida. Use un id devuelto por la herramienta search.`,
+  refused: (id, why) => `El id ${JSON.stringify(id)} fue rechazado: ${ES_REFUSALS[why]}. Use un id devuelto por la herramienta search.`,
   truncatedPage: (page, pages, next) =>
     `[Texto truncado: página ${page} de ${pages}. Para leer el resto, llame a fetch con el id ${JSON.stringify(next)}.]`,
   lastPage: (page, pages) => `[Página ${page} de ${pages}: fin del documento.]`,

@@ -266,6 +266,17 @@ describe("resources/read", () => {
   });
 });
 
+describe("refusals in Spanish", () => {
+  it("say why for every reason, for resource uris and fetch ids alike", async () => {
+    const { client } = await connect({ locale: "es" });
+    expect((await failure(client.readResource({ uri: "mcp-search://doc/%zz" }))).message).toContain("no es una ruta válida");
+    expect((await failure(client.readResource({ uri: "mcp-search://doc/." }))).message).toContain("está vacío y no nombra ningún documento");
+    expect((await failure(client.readResource({ uri: "file:///etc/passwd" }))).message).toContain("no es un uri de este servidor");
+    const fetched = await client.callTool({ name: "fetch", arguments: { id: "doc:" } });
+    expect(JSON.stringify(fetched.content)).toContain("está vacío y no nombra ningún documento");
+  });
+});
+
 describe("notifications/resources/list_changed", () => {
   /** A client that counts the notifications, and waits until the folder has been quiet long enough. */
   async function listen() {
