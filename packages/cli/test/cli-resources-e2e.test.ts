@@ -91,8 +91,10 @@ function countNotifications(client: Client): () => number {
 
 /** Edits two files at once, then waits for the first notification and a quiet second after it. */
 async function editAndSettle(count: () => number, stamp: string): Promise<number> {
-  await writeFile(join(root, "notes", "many", "note-000.md"), `# Note 0\n\nEdited ${stamp}.\n`);
-  await writeFile(join(root, "notes", "many", "note-001.md"), `# Note 1\n\nEdited ${stamp}.\n`);
+  await Promise.all([
+    writeFile(join(root, "notes", "many", "note-000.md"), `# Note 0\n\nEdited ${stamp}.\n`),
+    writeFile(join(root, "notes", "many", "note-001.md"), `# Note 1\n\nEdited ${stamp}.\n`),
+  ]);
   for (let waited = 0; count() === 0 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
   await new Promise((resolve) => setTimeout(resolve, 1000));
   return count();
