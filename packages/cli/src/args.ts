@@ -20,7 +20,7 @@ export const SERVE_DEFAULTS = {
  *
  * @example
  * const options: ServeArguments = { folder: "./docs", locale: "pt-BR", limit: 10, maxChars: 20000,
- *   snippetChars: 240, maxFileBytes: 1048576, allowedHosts: [], allowedOrigins: [], ranking: "bm25" };
+ *   snippetChars: 240, maxFileBytes: 1048576, allowedHosts: [], allowedOrigins: [], ranking: "bm25", resources: true };
  */
 export interface ServeArguments {
   readonly folder: string;
@@ -53,6 +53,8 @@ export interface ServeArguments {
   readonly ranking: IndexRanking;
   /** A folder for the index snapshot, for a warm start. @default undefined (no snapshot) */
   readonly cache?: string | undefined;
+  /** Offer the documents as MCP resources; `--no-resources` turns them off. @default true */
+  readonly resources: boolean;
 }
 
 /**
@@ -85,6 +87,7 @@ const OPTIONS = {
   token: { type: "string" },
   ranking: { type: "string" },
   cache: { type: "string" },
+  "no-resources": { type: "boolean" },
 } as const;
 
 class UsageError extends Error {}
@@ -194,6 +197,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         token: parseToken(values.token),
         ranking,
         cache: values.cache,
+        resources: values["no-resources"] !== true,
       },
     };
   } catch (error) {
@@ -236,6 +240,9 @@ Options of serve:
                          files whose path, size or modification time changed
   --vocabulary FILE      JSON table of { asked, source[] } pairs: everyday words to the
                          documents' words ([…] or { "sourceName": "…", "entries": […] })
+  --no-resources         do not offer the documents as MCP resources (mcp-search://doc/<path>,
+                         which a person can attach in Claude Desktop); for hosts that list
+                         every resource up front
 
 Indexed: .md .markdown .txt .rst .csv .json .yaml .yml .html .htm, UTF-8 only. Skipped: hidden
 folders, node_modules, dist, build, vendor, venv and the like. Logs go to stderr; stdout carries

@@ -5,6 +5,7 @@
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { ID_PREFIX, resourceUri } from "./paths.js";
 
 /** The bundled example folder and its vocabulary table, next to `dist/` and `src/`. */
 const EXAMPLE_FOLDER = fileURLToPath(new URL("../examples/corpus", import.meta.url));
@@ -123,6 +124,18 @@ export async function runDemo(bin: string, write: (text: string) => void = (text
       const text = document.text ?? "";
       say(indent(text.length > 700 ? `${text.slice(0, 700)}…` : text));
       ok &&= doc.isError !== true;
+      say();
+
+      // The same document as a resource: what a person attaches by hand in Claude Desktop.
+      const { resources } = await client.listResources();
+      say(`▸ resources/list: ${resources.length} documents, such as`);
+      for (const resource of resources.slice(0, 3)) say(`  ${resource.uri} "${resource.title ?? ""}" (${resource.mimeType ?? ""})`);
+      const uri = resourceUri(top.id.slice(ID_PREFIX.length));
+      say(`▸ resources/read { "uri": ${JSON.stringify(uri)} }`);
+      const read = (await client.readResource({ uri })).contents[0] as { mimeType?: string; text?: string } | undefined;
+      const same = read?.text === text;
+      say(`  ${read?.mimeType ?? ""}, ${read?.text?.length ?? 0} characters: ${same ? "the text fetch returned" : "NOT the text fetch returned"}`);
+      ok &&= same;
       say();
     }
 

@@ -137,7 +137,10 @@ export interface FolderOptions {
  * `ready` settles when the first indexing is done; `current` is the last snapshot; `load(doc)`
  * reads a document's text again, or gives `undefined` when the file changed since it was
  * indexed; `watching` is false when changes are found by a full check on every call; `close()`
- * stops the watch (the folder then checks on every call).
+ * stops the watch (the folder then checks on every call). `generation` counts the changes to the
+ * document set (a document added, replaced or removed), so a view of it (./resources.ts) knows
+ * when it is out of date; `onChange(listener)` calls `listener` whenever the folder may have
+ * changed (an event of the watch, or a refresh that changed documents) and returns how to stop.
  *
  * @example
  * const folder: Folder = await openFolder({ root: "./docs", vocabulary });
@@ -150,8 +153,10 @@ export interface Folder {
   readonly current: FolderSnapshot;
   readonly watching: boolean;
   readonly ready: Promise<FolderSnapshot>;
+  readonly generation: number;
   refresh(): Promise<FolderSnapshot>;
   load(doc: FolderDocument): Promise<LoadedDocument | undefined>;
+  onChange(listener: () => void): () => void;
   close(): void;
 }
 
@@ -230,7 +235,13 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   let running: Promise<FolderSnapshot> | undefined;
   let queued: Promise<FolderSnapshot> | undefined;
   let links: Listed[] = [];
-  const watch = createTreeWatch(root, { log, enabled: options.watch ?? true, watch: options.watchFolder });
+  /** Changes to the document set so far, and who wants to hear that the folder may have changed. */
+  let generation = 0;
+  const listeners = new Set<() => void>();
+  const signal = () => {
+    for (const listener of listeners) listener();
+  };
+  const watch = createTreeWatch(root, { log, enabled: options.watch ?? true, watch: options.watchFolder, onEvent: signal });
   const cache = options.cache === undefined ? undefined : openSnapshotCache(options.cache, root, { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "" }, log);
   const loaded = new Map<string, LoadedDocument>();
   let saveTimer: NodeJS.Timeout | undefined;
@@ -290,9 +301,11 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
         index.remove(before.id);
         documents.delete(relative);
         removed.add(before.id);
+        generation += 1;
       }
       return;
     }
+    generation += 1;
     if (before === undefined) index.add(read.entry);
     else index.replace(read.entry);
     documents.set(relative, read.known.document as FolderDocument);
@@ -401,6 +414,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     retrying = 0;
     for (const entry of known.values()) if (entry.retry === true) retrying += 1;
     if (!changed) return snapshot;
+    signal();
     log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms (${fromDisk} files read)`);
     // The first indexing saves at once; later edits at most every SAVE_DELAY_MS, since a save
     // rewrites the whole snapshot. A snapshot a little behind is still correct: the files changed
@@ -424,6 +438,9 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     },
     get watching() {
       return watch.active;
+    },
+    get generation() {
+      return generation;
     },
     ready: undefined as unknown as Promise<FolderSnapshot>,
     refresh() {
@@ -456,8 +473,13 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       if (loaded.size > LOADED_KEPT) loaded.delete(loaded.keys().next().value as string);
       return full;
     },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
     close() {
       watch.close();
+      listeners.clear();
       if (saveTimer !== undefined) {
         clearTimeout(saveTimer);
         saveTimer = undefined;

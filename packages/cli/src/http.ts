@@ -5,13 +5,16 @@
  * HTTP is stateless: every request is answered by a fresh McpServer from one factory, through
  * the SDK's `createMcpHandler`, so there is no session to lose, expire or leak, and a restart is
  * invisible to clients. The folder and its index are shared by every request; only the thin
- * McpServer is per request.
+ * McpServer is per request. A change to the folder's documents is published once per burst on the
+ * handler's change bus, to the clients listening on a `subscriptions/listen` stream (protocol
+ * 2026-07-28); a stateless 2025-era client has no stream to receive it on.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler, type NodeIncomingMessageLike } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { createRequestGuard, HTTP_LIMITS, isLoopbackAddress, readJsonBody, type HttpLimits } from "./http-guard.js";
+import { announceResourceListChanges } from "./resources.js";
 import { createFolderServer, type FolderServerOptions } from "./serve.js";
 
 /** The path the HTTP server answers MCP on. */
@@ -71,6 +74,7 @@ export async function serveFolderHttp(
   const limits: HttpLimits = { ...HTTP_LIMITS, ...listen.limits };
   const handler = createMcpHandler(() => createFolderServer(options), { onerror, maxRequestBodySize: limits.maxBodyBytes });
   const handle = toNodeHandler(handler, { onerror, maxRequestBodySize: limits.maxBodyBytes });
+  const stopAnnouncing = options.resources === false ? () => undefined : announceResourceListChanges(options.folder, () => handler.notify.resourcesChanged());
   let guard: ReturnType<typeof createRequestGuard> | undefined;
   // The header and request timeouts are checked at this interval (Node: every 30 s).
   const checking = Math.max(100, Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 2);
@@ -117,6 +121,7 @@ export async function serveFolderHttp(
     server,
     loopback: isLoopbackAddress(address),
     close: async () => {
+      stopAnnouncing();
       await handler.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

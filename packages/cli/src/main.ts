@@ -41,6 +41,7 @@ async function serve(args: ServeArguments, version: string): Promise<void> {
     // stdio is spawned by desktop hosts (Claude Desktop), which show the model only `content`;
     // ChatGPT connects over HTTP only, where the reply keeps its single contract block.
     contentSnippets: args.http === undefined,
+    resources: args.resources,
   };
   if (args.http === undefined) {
     serveFolderStdio(options, log);

@@ -222,11 +222,19 @@ export function parseId(input: string, address: RootAddress, indexed?: { has(rel
   }
   const path = pathPart(rest, address);
   if (typeof path !== "string") return { ok: false, why: path.why };
+  const relative = relativeOf(path, indexed);
+  return typeof relative === "string" ? { ok: true, relative, page: Math.max(1, page) } : relative;
+}
+
+/**
+ * A decoded path as a path relative to the root, read as {@link parseId} reads it: a backslash
+ * separates folders unless `indexed` holds the path with that backslash in a name.
+ */
+function relativeOf(path: string, indexed: { has(relative: string): boolean } | undefined): string | { readonly ok: false; readonly why: RefusedId } {
   if (path.includes("\0")) return { ok: false, why: "nul" };
   const asWritten = BACKSLASH_SEPARATES || indexed === undefined ? null : cleanRelative(path, "literal");
   const relative = asWritten !== null && indexed?.has(asWritten) === true ? asWritten : cleanRelative(path);
-  if (relative === null) return { ok: false, why: namesNothing(path) ? "empty" : "outside" };
-  return { ok: true, relative, page: Math.max(1, page) };
+  return relative ?? { ok: false, why: namesNothing(path) ? "empty" : "outside" };
 }
 
 /** True when a path has no segment but `.` (and separators): `""`, `"."`, `"./"`, `"/"`. */
@@ -294,4 +302,67 @@ function bareHost(url: URL): string {
  */
 export function documentId(relative: string, page = 1): string {
   return page > 1 ? `${ID_PREFIX}${relative}#${page}` : `${ID_PREFIX}${relative}`;
+}
+
+/**
+ * The start of every document's resource uri. A scheme of its own, with a fixed authority, so a
+ * resource uri is never mistaken for a file path, a `file://` URI or a fetch id.
+ */
+export const RESOURCE_URI_PREFIX = "mcp-search://doc/";
+
+/**
+ * The resource uri of a document: {@link RESOURCE_URI_PREFIX} and its relative path, each segment
+ * percent-encoded with `encodeURIComponent` (so a space is `%20`, `#` is `%23`, `é` is `%C3%A9`,
+ * and `/` only ever separates folders).
+ *
+ * @example
+ * resourceUri("guias/café com leite.md"); // => "mcp-search://doc/guias/caf%C3%A9%20com%20leite.md"
+ */
+export function resourceUri(relative: string): string {
+  return RESOURCE_URI_PREFIX + relative.split("/").map(encodeURIComponent).join("/");
+}
+
+/**
+ * Why a resource uri was refused before any disk access: a reason of {@link RefusedId}, or
+ * `"scheme"` when it does not start with {@link RESOURCE_URI_PREFIX}.
+ *
+ * @example
+ * const why: RefusedUri = "scheme";
+ */
+export type RefusedUri = RefusedId | "scheme";
+
+/**
+ * A resource uri taken apart: the relative path it names, or why it was refused.
+ *
+ * @example
+ * const parsed: ParsedUri = { ok: true, relative: "guides/brewing.md" };
+ */
+export type ParsedUri = { readonly ok: true; readonly relative: string } | { readonly ok: false; readonly why: RefusedUri };
+
+/**
+ * Reads a resource uri a client sent, lexically, before any disk access. The scheme and the
+ * authority are compared without case; the rest is split at `/`, each segment percent-decoded,
+ * and the decoded path cleaned like a fetch id ({@link cleanRelative}): a `..` that climbs out
+ * (written, or encoded as `%2e%2e` or `..%2F`) is `"outside"`, a query or fragment or bad
+ * percent-encoding is `"invalid"`, a NUL byte (`%00`) is `"nul"`. A leading `/` after the
+ * authority is read relative to the root, as an absolute-looking id is.
+ *
+ * @example
+ * parseResourceUri("mcp-search://doc/guides/pour%20over.md"); // => { ok: true, relative: "guides/pour over.md" }
+ * parseResourceUri("mcp-search://doc/..%2F..%2Fetc%2Fpasswd"); // => { ok: false, why: "outside" }
+ * parseResourceUri("file:///etc/passwd");                      // => { ok: false, why: "scheme" }
+ */
+export function parseResourceUri(uri: string, indexed?: { has(relative: string): boolean }): ParsedUri {
+  if (uri.includes("\0")) return { ok: false, why: "nul" };
+  if (uri.slice(0, RESOURCE_URI_PREFIX.length).toLowerCase() !== RESOURCE_URI_PREFIX) return { ok: false, why: "scheme" };
+  const rest = uri.slice(RESOURCE_URI_PREFIX.length);
+  if (rest.includes("?") || rest.includes("#")) return { ok: false, why: "invalid" };
+  let path: string;
+  try {
+    path = rest.split("/").map(decodeURIComponent).join("/");
+  } catch {
+    return { ok: false, why: "invalid" };
+  }
+  const relative = relativeOf(path, indexed);
+  return typeof relative === "string" ? { ok: true, relative } : relative;
 }

@@ -4,11 +4,13 @@
  */
 import { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { announceResourceListChangesTo, registerFolderResources } from "./resources.js";
 import { createLineGuard, MAX_LINE_BYTES } from "./stdio-guard.js";
 import { registerFolderTools, type FolderToolsOptions } from "./tools.js";
 
 /**
- * Identity of the server in the MCP handshake, and its tools' options.
+ * Identity of the server in the MCP handshake, its tools' options, and whether it offers the
+ * documents as resources.
  *
  * @example
  * const options: FolderServerOptions = { name: "mcp-search", version: "0.9.0", folder, vocabulary };
@@ -16,10 +18,15 @@ import { registerFolderTools, type FolderToolsOptions } from "./tools.js";
 export interface FolderServerOptions extends FolderToolsOptions {
   readonly name: string;
   readonly version: string;
+  /** Offer the documents as MCP resources (./resources.ts); `--no-resources` sets it to false. @default true */
+  readonly resources?: boolean | undefined;
+  /** Documents per `resources/list` page. @default 500 (RESOURCE_PAGE_SIZE) */
+  readonly resourcePageSize?: number | undefined;
 }
 
 /**
- * A new McpServer with the folder's `search` and `fetch`.
+ * A new McpServer with the folder's `search` and `fetch`, and its documents as resources unless
+ * `resources` is false.
  *
  * @example
  * const server = createFolderServer({ name: "mcp-search", version: "0.9.0", folder, vocabulary });
@@ -28,6 +35,7 @@ export interface FolderServerOptions extends FolderToolsOptions {
 export function createFolderServer(options: FolderServerOptions): McpServer {
   const server = new McpServer({ name: options.name, version: options.version }, { capabilities: { tools: {} } });
   registerFolderTools(server, options);
+  if (options.resources !== false) registerFolderResources(server, { folder: options.folder, locale: options.locale, pageSize: options.resourcePageSize });
   return server;
 }
 
@@ -35,7 +43,8 @@ export function createFolderServer(options: FolderServerOptions): McpServer {
  * Serves over this process's stdin and stdout. Nothing else may write to stdout. stdin reaches
  * the SDK's transport through a line guard (./stdio-guard.ts): a line over
  * {@link MAX_LINE_BYTES}, a line that is not JSON, or a message the SDK would not answer is
- * answered with one JSON-RPC error, and the server keeps serving.
+ * answered with one JSON-RPC error, and the server keeps serving. A change to the folder's documents
+ * is announced to the client with `notifications/resources/list_changed`, once per burst.
  *
  * @example
  * const handle = serveFolderStdio(options);
@@ -50,5 +59,10 @@ export function serveFolderStdio(options: FolderServerOptions, log: (line: strin
   }, log);
   process.stdin.pipe(guard);
   transport = new StdioServerTransport(guard, process.stdout, { maxBufferSize: MAX_LINE_BYTES + 16 });
-  return serveStdio(() => createFolderServer(options), { transport, onerror: (error) => log(`stdio error: ${error.message}`) });
+  const factory = () => {
+    const server = createFolderServer(options);
+    if (options.resources !== false) announceResourceListChangesTo(server, options.folder);
+    return server;
+  };
+  return serveStdio(factory, { transport, onerror: (error) => log(`stdio error: ${error.message}`) });
 }

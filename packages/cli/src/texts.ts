@@ -4,10 +4,11 @@
  * locale tables. Operator-facing text (help, stderr) is English.
  */
 import type { ContractLocale } from "@sbissoli/mcp-search";
-import type { RefusedId } from "./paths.js";
+import { RESOURCE_URI_PREFIX, type RefusedId, type RefusedUri } from "./paths.js";
 
 /**
- * Every message the folder server puts in a tool result.
+ * Every message the folder server puts in a tool result, and the names and errors of its
+ * resources (./resources.ts).
  *
  * @example
  * const texts: FolderTexts = folderTexts("en");
@@ -38,6 +39,20 @@ export interface FolderTexts {
   readonly lastPage: (page: number, pages: number) => string;
   /** Opens a search summary while the first indexing is under way. */
   readonly indexing: (done: number, total: number) => string;
+  /** The title of the resource template, as a host shows it. */
+  readonly resourceTemplateTitle: string;
+  /** What the resource template is, with an example uri. */
+  readonly resourceTemplateDescription: string;
+  /** A resource uri names no document, and never did in this session. */
+  readonly resourceUnknown: (uri: string) => string;
+  /** A resource uri named a document that was moved, renamed or deleted. */
+  readonly resourceStale: (uri: string) => string;
+  /** A listed document could not be read now (it changed while it was read, or became unreadable). */
+  readonly resourceUnreadable: (uri: string) => string;
+  /** A resource uri was refused before any disk access. */
+  readonly resourceRefused: (uri: string, why: RefusedUri) => string;
+  /** A `resources/list` cursor this server did not give. */
+  readonly invalidCursor: (cursor: string) => string;
 }
 
 /** 20000 → "20,000" (en) or "20.000" (pt-BR), whatever the machine's locale. */
@@ -65,6 +80,13 @@ const EN_REFUSALS: Readonly<Record<RefusedId, string>> = {
   outside: "it points outside the served folder",
 };
 
+const ES_REFUSALS: Readonly<Record<RefusedId, string>> = {
+  nul: "contiene un byte nulo",
+  empty: "está vacío y no nombra ningún documento",
+  invalid: "no es una ruta válida (codificación porcentual o URI mal formada)",
+  outside: "apunta fuera de la carpeta servida",
+};
+
 const PT_BR: FolderTexts = {
   sourceName: "os documentos da pasta",
   matched: (shown, documents) =>
@@ -87,6 +109,17 @@ const PT_BR: FolderTexts = {
   lastPage: (page, pages) => `[Página ${page} de ${pages}: fim do documento.]`,
   indexing: (done, total) =>
     `Indexando: ${grouped(done, ".")} de ${grouped(total, ".")} arquivos; o resultado cobre só o que já foi indexado.`,
+  resourceTemplateTitle: "Documento da pasta",
+  resourceTemplateDescription: `Um documento da pasta servida, pelo caminho relativo com cada parte em codificação percentual, como ${RESOURCE_URI_PREFIX}guias/caf%C3%A9-coado.md. O texto é o mesmo que a ferramenta fetch devolve, com HTML convertido em Markdown.`,
+  resourceUnknown: (uri) => `Nenhum documento da pasta tem o uri ${JSON.stringify(uri)}. Liste os recursos (resources/list) para ver os uris atuais.`,
+  resourceStale: (uri) =>
+    `O documento ${JSON.stringify(uri)} não existe mais: foi movido, renomeado ou apagado. Liste os recursos (resources/list) de novo para ver os uris atuais.`,
+  resourceUnreadable: (uri) =>
+    `O documento ${JSON.stringify(uri)} não pôde ser lido agora: o arquivo mudou durante a leitura ou ficou ilegível. Tente de novo em instantes.`,
+  resourceRefused: (uri, why) =>
+    `O uri ${JSON.stringify(uri)} foi recusado: ${why === "scheme" ? `não é um uri deste servidor, cujos documentos têm uris que começam com ${RESOURCE_URI_PREFIX}` : PT_BR_REFUSALS[why]}.`,
+  invalidCursor: (cursor) =>
+    `O cursor ${JSON.stringify(cursor)} não é válido: passe o nextCursor da última resposta de resources/list, ou liste sem cursor para começar do início.`,
 };
 
 const EN: FolderTexts = {
@@ -109,6 +142,17 @@ const EN: FolderTexts = {
     `[Truncated: page ${page} of ${pages}. To read the rest, call fetch with the id ${JSON.stringify(next)}.]`,
   lastPage: (page, pages) => `[Page ${page} of ${pages}: end of the document.]`,
   indexing: (done, total) => `indexing: ${grouped(done, ",")} of ${grouped(total, ",")} files; the result covers only what is indexed so far.`,
+  resourceTemplateTitle: "Folder document",
+  resourceTemplateDescription: `A document of the served folder, by its relative path with each segment percent-encoded, as in ${RESOURCE_URI_PREFIX}guides/pour-over.md. Its text is the one the fetch tool returns, HTML converted to Markdown.`,
+  resourceUnknown: (uri) => `No document of the folder has the uri ${JSON.stringify(uri)}. List the resources (resources/list) to see the current uris.`,
+  resourceStale: (uri) =>
+    `The document ${JSON.stringify(uri)} no longer exists: it was moved, renamed or deleted. List the resources (resources/list) again to see the current uris.`,
+  resourceUnreadable: (uri) =>
+    `The document ${JSON.stringify(uri)} could not be read now: the file changed while it was read, or became unreadable. Try again in a moment.`,
+  resourceRefused: (uri, why) =>
+    `The uri ${JSON.stringify(uri)} was refused: ${why === "scheme" ? `it is not a uri of this server, whose documents' uris start with ${RESOURCE_URI_PREFIX}` : EN_REFUSALS[why]}.`,
+  invalidCursor: (cursor) =>
+    `The cursor ${JSON.stringify(cursor)} is not valid: pass the nextCursor of the last resources/list answer, or list without a cursor to start from the beginning.`,
 };
 
 const ES: FolderTexts = {
@@ -126,15 +170,23 @@ const ES: FolderTexts = {
     `El documento ${JSON.stringify(id)} ya no existe: se movió, se renombró o se borró. Busque de nuevo con la herramienta search para obtener ids actuales.`,
   stalePage: (id, pages, first) =>
     `El id ${JSON.stringify(id)} pide una página que no existe: el documento tiene ${pages} ${pages === 1 ? "página" : "páginas"} (quizá cambió). Lea ${JSON.stringify(first)} o busque de nuevo con la herramienta search.`,
-  refused: (id, why) =>
-    why === "nul"
-      ? `El id ${JSON.stringify(id)} fue rechazado: contiene un byte nulo. Use un id devuelto por la herramienta search.`
-      : `El id ${JSON.stringify(id)} fue rechazado: apunta fuera de la carpeta servida. Use un id devuelto por la herramienta search.`,
+  refused: (id, why) => `El id ${JSON.stringify(id)} fue rechazado: ${ES_REFUSALS[why]}. Use un id devuelto por la herramienta search.`,
   truncatedPage: (page, pages, next) =>
     `[Texto truncado: página ${page} de ${pages}. Para leer el resto, llame a fetch con el id ${JSON.stringify(next)}.]`,
   lastPage: (page, pages) => `[Página ${page} de ${pages}: fin del documento.]`,
   indexing: (done, total) =>
     `Indexando: ${grouped(done, ".")} de ${grouped(total, ".")} archivos; el resultado cubre solo lo ya indexado.`,
+  resourceTemplateTitle: "Documento de la carpeta",
+  resourceTemplateDescription: `Un documento de la carpeta servida, por su ruta relativa con cada parte en codificación porcentual, como ${RESOURCE_URI_PREFIX}es/caf%C3%A9-de-olla.md. Su texto es el que devuelve la herramienta fetch, con el HTML convertido en Markdown.`,
+  resourceUnknown: (uri) => `Ningún documento de la carpeta tiene el uri ${JSON.stringify(uri)}. Liste los recursos (resources/list) para ver los uris actuales.`,
+  resourceStale: (uri) =>
+    `El documento ${JSON.stringify(uri)} ya no existe: se movió, se renombró o se borró. Liste los recursos (resources/list) de nuevo para ver los uris actuales.`,
+  resourceUnreadable: (uri) =>
+    `El documento ${JSON.stringify(uri)} no se pudo leer ahora: el archivo cambió mientras se leía o dejó de ser legible. Inténtelo de nuevo en un momento.`,
+  resourceRefused: (uri, why) =>
+    `El uri ${JSON.stringify(uri)} fue rechazado: ${why === "scheme" ? `no es un uri de este servidor, cuyos documentos tienen uris que empiezan por ${RESOURCE_URI_PREFIX}` : ES_REFUSALS[why]}.`,
+  invalidCursor: (cursor) =>
+    `El cursor ${JSON.stringify(cursor)} no es válido: pase el nextCursor de la última respuesta de resources/list, o liste sin cursor para empezar desde el principio.`,
 };
 
 /** Every locale's table: the compiler refuses a locale of the library that has none. */

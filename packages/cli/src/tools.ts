@@ -123,13 +123,13 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
 
   /** Any accepted spelling of an id (bare path, file:// URI, public url, "#1") → its canonical id. */
   async function resolveId(id: string): Promise<string | null> {
-    const parsed = parseId(id, address, known(await folder.refresh()));
+    const parsed = parseId(id, address, knownPaths(await folder.refresh()));
     return parsed.ok ? documentId(parsed.relative, parsed.page) : null;
   }
 
   async function fetch(id: string): Promise<FetchReply | null> {
     const snapshot = await folder.refresh();
-    const parsed = parseId(id, address, known(snapshot));
+    const parsed = parseId(id, address, knownPaths(snapshot));
     if (!parsed.ok) return null;
     const indexed = snapshot.documents.get(parsed.relative);
     // Read again from disk; when the file changed since it was indexed, refresh once and retry.
@@ -148,7 +148,7 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
 
   function notFound(id: string): string {
     const snapshot = folder.current;
-    const parsed = parseId(id, address, known(snapshot));
+    const parsed = parseId(id, address, knownPaths(snapshot));
     if (!parsed.ok) return texts.refused(id, parsed.why);
     const doc = snapshot.documents.get(parsed.relative);
     if (doc !== undefined) {
@@ -212,8 +212,14 @@ export function withReadableText(result: unknown): unknown {
   return { ...result, content: [...content, { type: "text", text: lines.join("\n") }] };
 }
 
-/** The paths an id may name as written: the indexed ones, and those removed this session (stale). */
-function known({ documents, removed }: FolderSnapshot): { has(relative: string): boolean } {
+/**
+ * The paths an id or a resource uri may name as written: the indexed ones, and those removed this
+ * session (stale). Only used to tell a backslash in a name from one that separates folders.
+ *
+ * @example
+ * knownPaths(folder.current).has("guides/brewing.md"); // => true
+ */
+export function knownPaths({ documents, removed }: FolderSnapshot): { has(relative: string): boolean } {
   return { has: (relative) => documents.has(relative) || removed.has(documentId(relative)) };
 }
 

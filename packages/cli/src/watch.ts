@@ -55,6 +55,11 @@ export interface TreeWatchOptions {
   readonly enabled?: boolean | undefined;
   /** The watch primitive; a test passes one that fails like a full inotify table. @default fs.watch */
   readonly watch?: ((path: string, listener: (event: string, name: string | null) => void) => FSWatcher) | undefined;
+  /**
+   * Called on every event, as it comes (a burst of writes calls it many times): the folder may
+   * have changed. @default undefined (nobody is told; the next refresh takes the changes)
+   */
+  readonly onEvent?: (() => void) | undefined;
 }
 
 const watchFolder = (path: string, listener: (event: string, name: string | null) => void): FSWatcher =>
@@ -104,6 +109,7 @@ export function createTreeWatch(root: string, options: TreeWatchOptions = {}): T
         // A child renamed, deleted or replaced: its watches (and those below it) may now follow
         // other inodes or none, so drop them; the next walk watches whatever bears those names now.
         if (name !== null) dropTree(relative === "" ? name : `${relative}/${name}`);
+        options.onEvent?.();
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "";
@@ -119,6 +125,7 @@ export function createTreeWatch(root: string, options: TreeWatchOptions = {}): T
       dirty = true;
       all = true;
       dropTree(relative);
+      options.onEvent?.();
     });
     watchers.set(relative, watcher);
   }

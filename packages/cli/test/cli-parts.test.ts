@@ -49,6 +49,7 @@ describe("parseCommandLine", () => {
         token: undefined,
         ranking: "bm25",
         cache: undefined,
+        resources: true,
       },
     });
   });
