@@ -25,6 +25,7 @@ const chrono = loadPeer("chrono-node");
  * @example
  * findDates("05/08/2026", { dayFirst: false } satisfies FindDatesOptions).dates; // => ["2026-05-08"]
  * findDates("24 de agosto de 2026", { locale: "en" }).dates;                     // => []
+ * findDates("25 de março de 1500", { minYear: 1500 }).dates;                      // => ["1500-03-25"]
  */
 export interface FindDatesOptions {
   /**
