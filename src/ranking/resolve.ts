@@ -27,8 +27,17 @@ function upperEscapes(text: string): string {
   return text.includes("%") ? text.replace(PERCENT_ESCAPE, (escape) => escape.toUpperCase()) : text;
 }
 
+/** A wrapper's character, as written or percent-encoded in a URL. */
+const WRAPPER_CHARACTER = /[<>`]|%3c|%3e|%60/i;
+
 /** The ways a model wraps an id or a URL it quotes: Markdown's autolink and code span. */
 const WRAPPERS: readonly (readonly [string, string])[] = [["<", ">"], ["`", "`"]];
+
+/**
+ * The most layers of wrappers read: ```` ``<https://…>`` ```` is three. A cap, so that a text of
+ * nested brackets costs a few readings, never one per bracket.
+ */
+const MAX_WRAPPER_LAYERS = 4;
 
 /**
  * What lies inside the wrappers a model puts around an id or a URL it pastes, one layer at a
@@ -38,12 +47,13 @@ const WRAPPERS: readonly (readonly [string, string])[] = [["<", ">"], ["`", "`"]
 function unwrapLayers(text: string): string[] {
   const layers: string[] = [];
   let inner = text;
-  for (;;) {
+  while (layers.length < MAX_WRAPPER_LAYERS) {
     const wrapper = WRAPPERS.find(([open, close]) => inner.length > 2 && inner.startsWith(open) && inner.endsWith(close));
     if (wrapper === undefined) return layers;
     inner = inner.slice(1, -1).trim();
     layers.push(inner);
   }
+  return layers;
 }
 
 /** Where a URL points once scheme, `www.`, trailing slash and fragment are dropped. */
@@ -164,6 +174,10 @@ export function createResolver(ids: readonly string[], urls: readonly string[]):
   const pages = urls.map(entryPage);
   const sites = new PageTable(pages, siteKey);
   const paths = new PageTable(pages, pathKey);
+  // A text that holds "<", ">" or "`" can name an entry only if some id or url holds one too:
+  // otherwise its tolerant readings (URL parses, linear in its length) are skipped. So a text of
+  // a million brackets costs a few map reads, not a few URL parses of a million characters.
+  const wrappersInKeys = ids.some((id) => WRAPPER_CHARACTER.test(id)) || urls.some((url) => WRAPPER_CHARACTER.test(url));
 
   /** The id `text` spells: verbatim, collapsed, or with its escapes in another case. */
   const direct = (text: string): number | undefined =>
@@ -171,6 +185,7 @@ export function createResolver(ids: readonly string[], urls: readonly string[]):
 
   /** The entry every tolerant reading of `text` points to; AMBIGUOUS when they disagree. */
   const tolerant = (text: string): number | undefined => {
+    if (!wrappersInKeys && WRAPPER_CHARACTER.test(text)) return undefined;
     let found: number | undefined;
     for (const entry of [bare.get(upperEscapes(text)), sites.find(parseAbsolute(text)), paths.find(parsePath(text))]) {
       if (entry === undefined) continue;

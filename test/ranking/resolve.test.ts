@@ -138,6 +138,15 @@ describe("SearchIndex.resolve", () => {
       .toStrictEqual([null, null, "c1", "c2"]);
   });
 
+  it("unwraps at most four layers, so a text of nested brackets costs a few readings", () => {
+    expect(index.resolve("``<https://example.com/live>``")).toBe("page:/live"); // three layers
+    expect(index.resolve("`<`<https://example.com/live>`>`")).toBe("page:/live"); // four
+    expect(index.resolve("<`<`<https://example.com/live>`>`>")).toBeNull(); // five
+    const brackets = `${"<".repeat(500_000)}https://example.com/live${">".repeat(500_000)}`;
+    expect(index.resolve(brackets)).toBeNull();
+    expect(index.resolve("`".repeat(1_000_000))).toBeNull();
+  });
+
   it("keeps an id that is itself wrapped", () => {
     const wrapped = createIndex([{ id: "`code`", title: "Code", url: "https://example.com/code" }]);
     expect(["`code`", " `code` ", "<https://example.com/code>", "code"].map(wrapped.resolve))
