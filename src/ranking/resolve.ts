@@ -174,9 +174,10 @@ export function createResolver(ids: readonly string[], urls: readonly string[]):
   const pages = urls.map(entryPage);
   const sites = new PageTable(pages, siteKey);
   const paths = new PageTable(pages, pathKey);
-  // A text that holds "<", ">" or "`" can name an entry only if some id or url holds one too:
-  // otherwise its tolerant readings (URL parses, linear in its length) are skipped. So a text of
-  // a million brackets costs a few map reads, not a few URL parses of a million characters.
+  // A text that starts with "<" or "`" puts that character in its namespace, its host or its
+  // path's first segment (percent-encoded there), so it names an entry only if some id or url
+  // holds one too: otherwise its tolerant readings (URL parses, linear in its length) are
+  // skipped, and a text of a million brackets costs a few map reads, not a few URL parses.
   const wrappersInKeys = ids.some((id) => WRAPPER_CHARACTER.test(id)) || urls.some((url) => WRAPPER_CHARACTER.test(url));
 
   /** The id `text` spells: verbatim, collapsed, or with its escapes in another case. */
@@ -185,7 +186,7 @@ export function createResolver(ids: readonly string[], urls: readonly string[]):
 
   /** The entry every tolerant reading of `text` points to; AMBIGUOUS when they disagree. */
   const tolerant = (text: string): number | undefined => {
-    if (!wrappersInKeys && WRAPPER_CHARACTER.test(text)) return undefined;
+    if (!wrappersInKeys && (text.startsWith("<") || text.startsWith("`"))) return undefined;
     let found: number | undefined;
     for (const entry of [bare.get(upperEscapes(text)), sites.find(parseAbsolute(text)), paths.find(parsePath(text))]) {
       if (entry === undefined) continue;

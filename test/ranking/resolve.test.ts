@@ -85,6 +85,9 @@ describe("SearchIndex.resolve", () => {
     ["`6579`", "6579"],
     ["`2026-08-24`", "session:2026-08-24"],
     ["  `page:/live`\n", "page:/live"],
+    // a wrapper's character elsewhere is only text: in a fragment, or in a query the page ignores
+    ["https://example.com/live#`chart`", "page:/live"],
+    ["https://example.com/live?ref=<chat>", "page:/live"],
   ])("resolves %j to %j", (ref, id) => {
     expect(index.resolve(ref)).toBe(id);
   });
