@@ -113,6 +113,8 @@ export const en: LocaleTexts = {
     line: (line) => `line ${line}`,
     malformedXml: (detail) => `malformed XML (${detail}); the readable entries were kept.`,
     unreadableElement: "an unreadable <url> or <sitemap> element was skipped; the readable ones were kept.",
+    unclosedElement: (name) =>
+      `the <${name}> element opened here is never closed (the text ends, or the next one opens, before </${name}>); it was skipped and the readable ones were kept.`,
     notASitemap: "not a sitemap: no <urlset> with <url> elements.",
     sitemapIndex: (children) =>
       `this is a sitemap index (<sitemapindex>) with ${children} sitemap(s); fetch each one (listed in "sitemaps") and read it with parseSitemap.`,

@@ -154,6 +154,8 @@ export const es: LocaleTexts = {
     line: (line) => `línea ${line}`,
     malformedXml: (detail) => `XML mal formado (${detail}); se conservaron las entradas legibles.`,
     unreadableElement: "se omitió un elemento <url> o <sitemap> ilegible; se conservaron los legibles.",
+    unclosedElement: (name) =>
+      `el elemento <${name}> abierto aquí nunca se cierra (el texto termina, o empieza el siguiente, antes de </${name}>); se omitió y se conservaron los legibles.`,
     notASitemap: "no es un sitemap: falta <urlset> con elementos <url>.",
     sitemapIndex: (children) =>
       `es un índice de sitemaps (<sitemapindex>) con ${children} sitemap(s); descargue cada uno (lista en "sitemaps") y léalo con parseSitemap.`,

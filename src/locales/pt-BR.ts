@@ -122,6 +122,8 @@ export const ptBR: LocaleTexts = {
     line: (line) => `linha ${line}`,
     malformedXml: (detail) => `XML malformado (${detail}); as entradas legíveis foram mantidas.`,
     unreadableElement: "um elemento <url> ou <sitemap> ilegível foi ignorado; os legíveis foram mantidos.",
+    unclosedElement: (name) =>
+      `o elemento <${name}> aberto aqui nunca é fechado (o texto acaba, ou o próximo começa, antes de </${name}>); ele foi ignorado e os legíveis foram mantidos.`,
     notASitemap: "não é um sitemap: falta <urlset> com elementos <url>.",
     sitemapIndex: (children) =>
       `é um índice de sitemaps (<sitemapindex>) com ${children} sitemap(s); busque cada um (lista em "sitemaps") e leia-o com parseSitemap.`,

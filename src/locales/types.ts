@@ -110,6 +110,8 @@ export interface CatalogueTexts {
   readonly malformedXml: (detail: string) => string;
   /** A `<url>` or `<sitemap>` block that could not be read even on its own, after a failed full parse. */
   readonly unreadableElement: string;
+  /** A `<url>` or `<sitemap>` block with no closing tag: the text ends, or the next block opens, first. */
+  readonly unclosedElement: (name: "url" | "sitemap") => string;
   readonly notASitemap: string;
   readonly sitemapIndex: (children: number) => string;
   readonly missingUrl: string;

@@ -191,6 +191,8 @@ export interface Elements {
   readonly sitemap: Located[];
   /** Offsets of `<url>`/`<sitemap>` blocks that could not be read on their own. */
   readonly unreadable: number[];
+  /** `<url>`/`<sitemap>` blocks with no closing tag (a truncated text), by name and offset. */
+  readonly unclosed: Block[];
 }
 
 /** The one way every sitemap text is parsed; throws on XML fast-xml-parser cannot read at all. */
@@ -209,44 +211,67 @@ export function elementsOf(tree: unknown): Elements {
   const sitemap: Located[] = [];
   collect(tree, "url", 0, url);
   collect(tree, "sitemap", 0, sitemap);
-  return { url, sitemap, unreadable: [] };
+  return { url, sitemap, unreadable: [], unclosed: [] };
 }
 
 /** A closing `</url>`/`</sitemap>` or an opening `<url`/`<sitemap`, with or without a namespace prefix. */
 const TAG = /<(?:\/(?:[\w.-]+:)?(?<close>url|sitemap)\s*>|(?:[\w.-]+:)?(?<open>url|sitemap)(?=[\s/>]))/g;
 
+/** One `<url>` or `<sitemap>` block of the text: its name and the offset of its opening tag. */
+export interface Block {
+  readonly name: "url" | "sitemap";
+  readonly start: number;
+}
+
+/** The blocks of a text: the closed ones with their end, and the ones never closed. */
+export interface Blocks {
+  readonly closed: (Block & { readonly end: number })[];
+  readonly unclosed: Block[];
+}
+
 /**
- * For XML the full parse refused (junk after `</urlset>`, an unclosed tag at the end): every
- * `<url>…</url>` and `<sitemap>…</sitemap>` block is parsed on its own, so one broken spot
- * never costs the readable entries. One pass over the tags pairs each opening tag with the
- * closing tag that follows it; an opening tag with another one before its close, or none, is
- * unreadable. Each block is parsed once, so the work is linear in the text.
+ * One pass over the tags pairs each opening `<url>`/`<sitemap>` tag with the closing tag that
+ * follows it; an opening tag with another one before its close, or none before the end of the
+ * text (a truncated sitemap), is unclosed. Linear in the text.
  */
-export function recoverElements(xml: string): Elements {
-  const found: Elements = { url: [], sitemap: [], unreadable: [] };
-  let open: { name: "url" | "sitemap"; start: number } | undefined;
+export function findBlocks(xml: string): Blocks {
+  const found: Blocks = { closed: [], unclosed: [] };
+  let open: Block | undefined;
   for (const match of xml.matchAll(TAG)) {
     const { open: opening, close } = match.groups ?? {};
     if (opening !== undefined) {
-      if (open !== undefined) found.unreadable.push(open.start); // opened again before closing
+      if (open !== undefined) found.unclosed.push(open); // opened again before closing
       open = { name: opening === "url" ? "url" : "sitemap", start: match.index };
       continue;
     }
     if (open === undefined || open.name !== close) continue;
-    const name = open.name;
-    const block = xml.slice(open.start, match.index + match[0].length);
+    found.closed.push({ ...open, end: match.index + match[0].length });
+    open = undefined;
+  }
+  if (open !== undefined) found.unclosed.push(open);
+  return found;
+}
+
+/**
+ * For XML the full parse cannot be trusted with (refused outright, as with junk after
+ * `</urlset>`, or holding a block that is never closed): every closed `<url>…</url>` and
+ * `<sitemap>…</sitemap>` block is parsed on its own, so one broken spot never costs the readable
+ * entries. A closed block that still cannot be read is unreadable; an unclosed one is reported
+ * apart. Each block is parsed once, so the work is linear in the text.
+ */
+export function recoverElements(xml: string, blocks: Blocks = findBlocks(xml)): Elements {
+  const found: Elements = { url: [], sitemap: [], unreadable: [], unclosed: blocks.unclosed };
+  for (const { name, start, end } of blocks.closed) {
     const located: Located[] = [];
     try {
-      collect(parseXml(block), name, 0, located);
+      collect(parseXml(xml.slice(start, end)), name, 0, located);
     } catch {
       // reported below as unreadable
     }
     const node = located[0];
-    if (node === undefined) found.unreadable.push(open.start);
-    else found[name].push({ node: node.node, start: open.start });
-    open = undefined;
+    if (node === undefined) found.unreadable.push(start);
+    else found[name].push({ node: node.node, start });
   }
-  if (open !== undefined) found.unreadable.push(open.start);
   return found;
 }
 

@@ -6,7 +6,11 @@
  * "24 Aug 2026", "3 de agosto de 2026"); one small rule of ours adds the month-and-year form
  * ("agosto de 2026", "August 2026") that chrono's strict parsers miss. Nothing here reads the clock: chrono gets a
  * fixed reference date, and any result whose year, month or day chrono had to imply from it
- * ("today", "ontem", "24 de agosto" without a year) is left out.
+ * ("today", "ontem", "24 de agosto" without a year) is left out. A few rules of ours then drop
+ * numbers that only look like dates: a date glued to a longer run of digits ("0115-6/00", a court
+ * case number), a numeric date right after a version word ("versão 3.8.2026"), a day and month
+ * name followed by a comma and a number (the address "Rua 25 de Março, 1200"), and a year outside
+ * the plausible window.
  */
 import { loadPeer } from "./peers.js";
 import type { Chrono, ParsedResult, Parser, ParsingOption, ParsingContext, ParsingResult, Refiner } from "chrono-node";
@@ -21,6 +25,7 @@ const chrono = loadPeer("chrono-node");
  * @example
  * findDates("05/08/2026", { dayFirst: false } satisfies FindDatesOptions).dates; // => ["2026-05-08"]
  * findDates("24 de agosto de 2026", { locale: "en" }).dates;                     // => []
+ * findDates("25 de março de 1500", { minYear: 1500 }).dates;                      // => ["1500-03-25"]
  */
 export interface FindDatesOptions {
   /**
@@ -37,14 +42,29 @@ export interface FindDatesOptions {
    * @default undefined (pt-BR, English and Spanish)
    */
   readonly locale?: Locale;
+  /**
+   * The earliest year read as a date. A date before it is not a date at all: it is neither in
+   * `dates` nor in `invalid` ("Rua 25 de Março, 1200" names no year 1200).
+   * @default 1900
+   */
+  readonly minYear?: number;
+  /**
+   * The latest year read as a date; later years are ignored, as with `minYear`.
+   * @default 2100
+   */
+  readonly maxYear?: number;
 }
+
+/** The plausible-year window of {@link FindDatesOptions}, by default. */
+const DEFAULT_MIN_YEAR = 1900;
+const DEFAULT_MAX_YEAR = 2100;
 
 /**
  * What {@link findDates} found. `dates` mixes exact days ("YYYY-MM-DD") and whole months
  * ("YYYY-MM"), in the order the query names them, without repeats; a month appears only when
- * the query names no day inside it. `invalid` holds the text of dates that are shaped like a
- * date but are not on the calendar ("31/02/2026"): they are reported, never rolled over into
- * the next month.
+ * the query names no day inside it. `invalid` holds the text of dates that carry a year and are
+ * shaped like a date but are not on the calendar ("31/02/2026"): they are reported, never rolled
+ * over into the next month. A yearless impossibility ("31/02") is ignored like any yearless date.
  *
  * @example
  * const found: QueryDates = findDates("24 de agosto de 2026 e setembro de 2026");
@@ -99,8 +119,14 @@ function monthAlternation(months: Readonly<Record<string, number>>): string {
     .join("|");
 }
 
-/** Any joiner between a month and its year: "de"/"of", a comma, a slash, or just a space. */
-const ANY_JOINER = (word: string): string => `(?:\\s+${word}\\s+|\\s*[,/]\\s*|\\s+)`;
+/** The joiners of an English month and its year: "of", a comma, a slash, or just a space. */
+const ENGLISH_JOINER = "(?:\\s+of\\s+|\\s*[,/]\\s*|\\s+)";
+/**
+ * The joiners of a pt or es month name and its year: "de", a slash, or just a space. Not a comma:
+ * "setembro, 1990" is the end of a street address ("Rua Sete de Setembro, 1990"), while a month
+ * is written "setembro de 1990".
+ */
+const NAME_JOINER = "(?:\\s+de\\s+|\\s*/\\s*|\\s+)";
 /** The joiners of a pt or es abbreviation: "de" or a slash only. */
 const ABBREVIATION_JOINER = "(?:\\s+de\\s+|\\s*/\\s*)";
 
@@ -137,12 +163,16 @@ interface NotingOption extends ParsingOption {
   readonly impossible: ParsingResult[];
 }
 
-/** Runs first, before chrono filters out impossible dates, and notes them for `invalid`. */
+/**
+ * Runs first, before chrono filters out impossible dates, and notes the dated ones for
+ * `invalid`: a day and month with no year ("31/02") is yearless, so it is ignored, not invalid.
+ */
 const noteImpossible: Refiner = {
   refine: (context, results) => {
     const { impossible } = context.option as Partial<NotingOption>;
     for (const result of results) {
-      if (endsOf(result).some((c) => c.isCertain("day") && c.isCertain("month") && !c.isValidDate())) {
+      const dated = (c: ParsingResult["start"]): boolean => c.isCertain("day") && c.isCertain("month") && c.isCertain("year");
+      if (endsOf(result).some((c) => dated(c) && !c.isValidDate())) {
         impossible?.push(result);
       }
     }
@@ -156,20 +186,20 @@ function configurationOf(locale: Locale, dayFirst: boolean): ReturnType<typeof c
     case "pt-BR": {
       const configuration = chrono.pt.createConfiguration(true, dayFirst);
       configuration.parsers.push(
-        monthYearParser(PT_MONTH_NAMES, ANY_JOINER("de")),
+        monthYearParser(PT_MONTH_NAMES, NAME_JOINER),
         monthYearParser(PT_MONTH_ABBREVIATIONS, ABBREVIATION_JOINER),
       );
       return configuration;
     }
     case "en": {
       const configuration = chrono.en.configuration.createConfiguration(true, dayFirst);
-      configuration.parsers.push(monthYearParser(EN_MONTHS, ANY_JOINER("of")));
+      configuration.parsers.push(monthYearParser(EN_MONTHS, ENGLISH_JOINER));
       return configuration;
     }
     case "es": {
       const configuration = chrono.es.createConfiguration(true, dayFirst);
       configuration.parsers.push(
-        monthYearParser(ES_MONTH_NAMES, ANY_JOINER("de")),
+        monthYearParser(ES_MONTH_NAMES, NAME_JOINER),
         monthYearParser(ES_MONTH_ABBREVIATIONS, ABBREVIATION_JOINER),
       );
       return configuration;
@@ -214,6 +244,80 @@ function isRelative(result: ParsedResult): boolean {
   return false;
 }
 
+const isDigit = (char: string): boolean => char >= "0" && char <= "9";
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/** The characters that join the numbers of a numeric date, and of codes that look like one. */
+const NUMBER_JOINERS = new Set([".", "-", "/"]);
+
+/**
+ * Whether a date's numeric edges stand alone: a date that starts or ends with a digit may not
+ * touch a letter or a digit there, nor a ".", "-" or "/" that continues the run of digits. So no
+ * date is read inside a longer run: "CNAE 0115-6/00", "processo 0001234-56.2026.8.26.0100",
+ * "3.8.2026.1" and "v1.2.2026" hold none.
+ */
+function standsAlone(text: string, start: number, end: number): boolean {
+  const touches = (char: string, next: string): boolean =>
+    LETTER_OR_DIGIT.test(char) || (NUMBER_JOINERS.has(char) && isDigit(next));
+  if (isDigit(text.charAt(start)) && touches(text.charAt(start - 1), text.charAt(start - 2))) return false;
+  if (isDigit(text.charAt(end - 1)) && touches(text.charAt(end), text.charAt(end + 1))) return false;
+  return true;
+}
+
+/** A version word at the end of the text before a date: "versão", "version", "versión", "v". */
+const VERSION_WORD = /(?:^|[^\p{L}\p{N}])(?:vers[aã]o|versi[oó]n|v)\.?$/iu;
+
+/** "versão 3.8.2026", "version 2026-08-03": a number right after a version word names a version. */
+function followsVersionWord(text: string, start: number): boolean {
+  return isDigit(text.charAt(start)) && VERSION_WORD.test(text.slice(Math.max(0, start - 12), start).trimEnd());
+}
+
+/**
+ * "25 de Março, 1200", "7 de Setembro, 2000": a day, a month name, a comma and a number is how
+ * Brazilian streets are named and numbered, not how a date is written in Portuguese or Spanish
+ * (that is "25 de março de 2026"), so it is not read as a date in any language.
+ */
+function isStreetAddress(date: string): boolean {
+  const comma = date.lastIndexOf(",");
+  if (comma < 0 || !/^\s*\d+$/.test(date.slice(comma + 1))) return false;
+  return /^\d{1,2}[ºª°]?\s+(?:de\s+)?\p{L}+\.?\s*$/iu.test(date.slice(0, comma));
+}
+
+/** Every year the result names with certainty lies in the window. */
+function inYearWindow(result: ParsedResult, window: YearWindow): boolean {
+  return endsOf(result).every((c) => {
+    const year = c.get("year");
+    return !c.isCertain("year") || year === null || (year >= window.min && year <= window.max);
+  });
+}
+
+interface YearWindow {
+  readonly min: number;
+  readonly max: number;
+}
+
+/** The options' year window; a window that is not two whole years in order is misuse and throws. */
+function yearWindowOf(options: FindDatesOptions): YearWindow {
+  const min = options.minYear ?? DEFAULT_MIN_YEAR;
+  const max = options.maxYear ?? DEFAULT_MAX_YEAR;
+  if (!Number.isInteger(min) || !Number.isInteger(max) || min > max) {
+    throw new McpSearchError(
+      `findDates: minYear ${String(min)} and maxYear ${String(max)} must be whole years, minYear not after maxYear.`,
+    );
+  }
+  return { min, max };
+}
+
+/** A result that is a date a person meant, by the rules above; chrono's own rules came first. */
+function isPlausibleDate(text: string, result: ParsedResult, window: YearWindow): boolean {
+  const end = result.index + result.text.length;
+  return (
+    standsAlone(text, result.index, end) &&
+    !followsVersionWord(text, result.index) &&
+    !isStreetAddress(result.text) &&
+    inYearWindow(result, window)
+  );
+}
+
 interface Span {
   readonly index: number;
   readonly end: number;
@@ -244,10 +348,17 @@ function mergeSpans(lists: readonly ParsedResult[][]): Span[] {
  * - A named day wins over the month containing it: "24 August 2026" is one day, and
  *   "24/08/2026 ou agosto de 2026" too. A month with no named day in it stays a month.
  * - A range ("de 24 a 26 de agosto de 2026") gives its two named ends, not the days between.
- * - An impossible date (31/02/2026, 2026-02-30) goes to `invalid`, never to 3 March.
+ * - An impossible date with a year (31/02/2026, 2026-02-30, 2026-13-45) goes to `invalid`, never
+ *   to 3 March.
  * - Only dates with an explicit year count. Relative words ("hoje", "ontem", "ayer", "today",
- *   "last week") and yearless dates ("24 de agosto") are ignored, so the output never depends
- *   on the clock: resolve those in the server, which knows what "today" means for its data.
+ *   "last week") and yearless dates ("24 de agosto", and "31/02" too) are ignored, so the output
+ *   never depends on the clock: resolve those in the server, which knows what "today" means for
+ *   its data.
+ * - Numbers that only look like dates are not dates: a date inside a longer run of digits and
+ *   ".", "-" or "/" ("CNAE 0115-6/00", "processo 0001234-56.2026.8.26.0100") or glued to a
+ *   letter ("v1.2.2026"); a number right after "versão", "version", "versión" or "v"
+ *   ("versão 3.8.2026"); a day and month name followed by a comma and a number ("Rua 25 de
+ *   Março, 1200", the way Brazilian streets are numbered); a year outside `minYear`..`maxYear`.
  * - A Portuguese or Spanish abbreviation with a year alone counts only after "de" or before "/"
  *   ("set de 2026", "ago/2026", "dic. de 2026"): "set", "out", "dez" and "may" are English words,
  *   so "data set 2026" and "roll out 2026" name no month. Full names ("setembro 2026") and days ("24 set 2026")
@@ -260,12 +371,17 @@ function mergeSpans(lists: readonly ParsedResult[][]): Span[] {
  * findDates("August 2026 vs 2026-09-01").dates;          // => ["2026-08", "2026-09-01"]
  * findDates("31/02/2026").invalid;                       // => ["31/02/2026"]
  * findDates("data set 2026 vs set de 2026").dates;       // => ["2026-09"] (only the second)
+ * findDates("CNAE 0115-6/00, Rua 25 de Março, 1200");    // => { dates: [], invalid: [] }
  */
 export function findDates(query: string, options: FindDatesOptions = {}): QueryDates {
+  const window = yearWindowOf(options);
   const text = query.normalize("NFC");
   const notes: ParsingResult[] = [];
   const option: NotingOption = { impossible: notes };
-  const lists = parsersFor(options.dayFirst ?? true, options.locale).map((parser) => parser.parse(text, REFERENCE, option));
+  const plausible = (result: ParsedResult): boolean => isPlausibleDate(text, result, window);
+  const lists = parsersFor(options.dayFirst ?? true, options.locale).map((parser) =>
+    parser.parse(text, REFERENCE, option).filter(plausible),
+  );
   const spans = mergeSpans(lists);
 
   const found: string[] = [];
@@ -280,7 +396,7 @@ export function findDates(query: string, options: FindDatesOptions = {}): QueryD
   const dates = found.filter((date) => date.length === 10 || !days.some((day) => day.startsWith(`${date}-`)));
 
   const invalid: string[] = [];
-  const sortedNotes = [...notes].sort((a, b) => a.index - b.index);
+  const sortedNotes = notes.filter(plausible).sort((a, b) => a.index - b.index);
   for (const note of sortedNotes) {
     const end = note.index + note.text.length;
     const covered = spans.some((span) => span.index < end && note.index < span.end);
@@ -302,8 +418,10 @@ function isCalendarDay(value: string): boolean {
 
 /**
  * Keeps only the dates the server holds: a named day if it is held, a month as every held day
- * inside it (ascending). The order follows `dates`, without repeats. A date with no record
- * (a weekend, a holiday) simply drops out, so the honest answer to it is an empty result.
+ * inside it. The result is ascending and without repeats, whatever the order of `dates`: it is
+ * the set of days to answer with, so "24 and 21 August" and "21 and 24 August" get the same
+ * answer (the query's order is still in `findDates(...).dates`). A date with no record (a
+ * weekend, a holiday) simply drops out, so the honest answer to it is an empty result.
  *
  * Throws {@link McpSearchError} when `held` contains a value that is not a real "YYYY-MM-DD"
  * day: that is a bug in the server's data, not a request outcome.
@@ -311,7 +429,8 @@ function isCalendarDay(value: string): boolean {
  * @example
  * const held = ["2026-08-21", "2026-08-24", "2026-08-25"];
  * keepHeldDates(["2026-08-22"], held);               // => [] (a Saturday)
- * keepHeldDates(["2026-08-24", "2026-08"], held);    // => ["2026-08-24", "2026-08-21", "2026-08-25"]
+ * keepHeldDates(["2026-08-25", "2026-08-21"], held); // => ["2026-08-21", "2026-08-25"]
+ * keepHeldDates(["2026-08-24", "2026-08"], held);    // => ["2026-08-21", "2026-08-24", "2026-08-25"]
  */
 export function keepHeldDates(dates: readonly string[], held: Iterable<string>): string[] {
   const days = new Set<string>();
@@ -325,17 +444,7 @@ export function keepHeldDates(dates: readonly string[], held: Iterable<string>):
     days.add(day);
     position += 1;
   }
-  const sorted = [...days].sort();
-  const kept = new Set<string>();
-  const keep = (day: string): void => {
-    kept.add(day);
-  };
-  for (const date of dates) {
-    if (date.length === 10) {
-      if (days.has(date)) keep(date);
-    } else {
-      for (const day of sorted) if (day.startsWith(`${date}-`)) keep(day);
-    }
-  }
-  return [...kept];
+  const asked = new Set(dates);
+  // "YYYY-MM-DD" strings sort as days; a held day is kept when it, its month or its year was asked for.
+  return [...days].sort().filter((day) => asked.has(day) || asked.has(day.slice(0, 7)) || asked.has(day.slice(0, 4)));
 }

@@ -19,6 +19,8 @@ const ENTRIES: IndexEntry[] = [
   { id: "6579", title: "Six five seven nine", url: "https://other.org/6579" },
   { id: "alpha:x", title: "X in alpha", url: "https://other.org/alpha/x" },
   { id: "beta:x", title: "X in beta", url: "https://other.org/beta/x" },
+  { id: "page:/população", title: "População", url: "https://example.com/popula%C3%A7%C3%A3o" },
+  { id: "sidra:tabela%2F6579", title: "Tabela 6579 (SIDRA)", url: "https://sidra.ibge.gov.br/t/6579" },
 ];
 const index = createIndex(ENTRIES);
 
@@ -64,6 +66,28 @@ describe("SearchIndex.resolve", () => {
     // an exact id wins over the same text read without a namespace
     ["6579", "6579"],
     ["table:6579", "table:6579"],
+    // percent escapes in lower case, as a model re-encodes a URL or an id (RFC 3986: same bytes)
+    ["https://example.com/popula%c3%a7%c3%a3o", "page:/população"],
+    ["https://example.com/popula%C3%A7%C3%A3o", "page:/população"],
+    ["https://example.com/população", "page:/população"],
+    ["example.com/popula%c3%a7%C3%A3o/", "page:/população"],
+    ["/popula%c3%a7%c3%a3o", "page:/população"],
+    ["sidra:tabela%2f6579", "sidra:tabela%2F6579"],
+    ["tabela%2f6579", "sidra:tabela%2F6579"],
+    // a URL as a Markdown autolink, an id or a URL in a code span, and both at once
+    ["<https://example.com/live>", "page:/live"],
+    ["< https://www.example.com/docs/methodology/ >", "page:/docs/methodology"],
+    ["<example.com/record/2026-08-24>", "session:2026-08-24"],
+    ["`page:/live`", "page:/live"],
+    ["``session:2026-08-21``", "session:2026-08-21"],
+    ["`https://example.com/about`", "page:/about"],
+    ["`<https://example.com/popula%c3%a7%c3%a3o>`", "page:/população"],
+    ["`6579`", "6579"],
+    ["`2026-08-24`", "session:2026-08-24"],
+    ["  `page:/live`\n", "page:/live"],
+    // a wrapper's character elsewhere is only text: in a fragment, or in a query the page ignores
+    ["https://example.com/live#`chart`", "page:/live"],
+    ["https://example.com/live?ref=<chat>", "page:/live"],
   ])("resolves %j to %j", (ref, id) => {
     expect(index.resolve(ref)).toBe(id);
   });
@@ -80,6 +104,11 @@ describe("SearchIndex.resolve", () => {
     ["PAGE:/live", "ids are case-sensitive"],
     ["", "empty"],
     ["   \n ", "whitespace only"],
+    ["`x`", "a wrapper does not make an ambiguous id less ambiguous"],
+    ["<https://example.com/search>", "nor an ambiguous URL"],
+    ["sidra:tabela/6579", "a decoded %2F is another id: escapes are compared, never decoded"],
+    ["``", "an empty code span"],
+    ["<>", "an empty autolink"],
   ])("gives null for %j: %s", (ref) => {
     expect(index.resolve(ref)).toBeNull();
   });
@@ -91,6 +120,40 @@ describe("SearchIndex.resolve", () => {
     ]);
     expect(["https://example.com/x", "x", "/x"].map(shared.resolve)).toStrictEqual([null, null, null]);
     expect(["a", "b"].map(shared.resolve)).toStrictEqual(["a", "b"]);
+  });
+
+  it("never lets another spelling choose between two entries", () => {
+    const spelled = createIndex([
+      // two ids that differ only in the case of their escapes: each answers its exact self
+      { id: "doc:a%c3%a3", title: "Lower", url: "https://example.com/lower" },
+      { id: "doc:a%C3%A3", title: "Upper", url: "https://example.com/upper" },
+      // the id "<b>" and the id "b": "`<b>`" could be either
+      { id: "<b>", title: "Angled", url: "https://example.com/angled" },
+      { id: "b", title: "Plain", url: "https://example.com/plain" },
+      // two urls that differ only in the case of their escapes are one page, held twice
+      { id: "c1", title: "C1", url: "https://example.com/c%c3%a3" },
+      { id: "c2", title: "C2", url: "https://example.com/c%C3%A3" },
+    ]);
+    expect(["doc:a%c3%a3", "doc:a%C3%A3", "doc:a%C3%a3", "a%c3%A3"].map(spelled.resolve))
+      .toStrictEqual(["doc:a%c3%a3", "doc:a%C3%A3", null, null]);
+    expect(["<b>", "b", "`b`", "<<b>>", "`<b>`"].map(spelled.resolve)).toStrictEqual(["<b>", "b", "b", null, null]);
+    expect(["https://example.com/c%c3%a3", "https://example.com/cã", "c1", "c2"].map(spelled.resolve))
+      .toStrictEqual([null, null, "c1", "c2"]);
+  });
+
+  it("unwraps at most four layers, so a text of nested brackets costs a few readings", () => {
+    expect(index.resolve("``<https://example.com/live>``")).toBe("page:/live"); // three layers
+    expect(index.resolve("`<`<https://example.com/live>`>`")).toBe("page:/live"); // four
+    expect(index.resolve("<`<`<https://example.com/live>`>`>")).toBeNull(); // five
+    const brackets = `${"<".repeat(500_000)}https://example.com/live${">".repeat(500_000)}`;
+    expect(index.resolve(brackets)).toBeNull();
+    expect(index.resolve("`".repeat(1_000_000))).toBeNull();
+  });
+
+  it("keeps an id that is itself wrapped", () => {
+    const wrapped = createIndex([{ id: "`code`", title: "Code", url: "https://example.com/code" }]);
+    expect(["`code`", " `code` ", "<https://example.com/code>", "code"].map(wrapped.resolve))
+      .toStrictEqual(["`code`", "`code`", "`code`", "`code`"]);
   });
 
   it("works detached from the index, as resolveId receives it", () => {
@@ -162,7 +225,10 @@ describe("SearchIndex.resolve over generated catalogues", () => {
             const bareUrl = `${p.host}${pathOf(p)}${p.query === "" ? "" : `?${p.query}`}`;
             for (const written of [hit.url, bareUrl, `https://www.${bareUrl}`, `http://${p.host}${pathOf(p)}/${p.query === "" ? "" : `?${p.query}`}#x`]) {
               expect(built.resolve(written)).toBe(hit.id);
+              // as a model pastes it: an autolink, a code span, both
+              for (const pasted of [`<${written}>`, `\`${written}\``, `\`<${written}>\``]) expect(built.resolve(pasted)).toBe(hit.id);
             }
+            expect(built.resolve(`\`${hit.id}\``)).toBe(hit.id);
           }
         }
       }),

@@ -161,6 +161,33 @@ describe("parseLlmsTxt", () => {
     expect(result.entries.map((e) => e.title)).toStrictEqual(["Yes"]);
   });
 
+  // The llmstxt.org format allows any Markdown but headings between the summary and the first
+  // "##"; its own example (FastHTML) puts its "important notes" there as bullets.
+  it("skips, without a problem, the prose bullets of the details before the first ## (the llmstxt.org example)", () => {
+    const text = [
+      "# FastHTML",
+      "",
+      "> FastHTML is a python library which brings together Starlette, Uvicorn, HTMX, and fastcore's `FT` \"FastTags\" into a library for creating server-rendered hypermedia applications.",
+      "",
+      "Important notes:",
+      "",
+      "- Although parts of its API are inspired by FastAPI, it is *not* compatible with FastAPI syntax and is not targeted at creating API services",
+      "- FastHTML is compatible with JS-native web components and any vanilla JS library, but not with React, Vue, or Svelte.",
+      "- [Quick start](https://fastht.ml/docs/tutorials/quickstart_for_web_devs.html): a link among the notes is still read",
+      "",
+      "## Docs",
+      "",
+      "- [FastHTML quick start](https://fastht.ml/docs/tutorials/quickstart_for_web_devs.html.md): A brief overview of many FastHTML features",
+      "- a note inside a section is reported",
+    ].join("\n");
+    const result = parseLlmsTxt(text, { locale: "en" });
+    expect(result.entries.map((entry) => [entry.title, entry.keywords ?? null])).toStrictEqual([
+      ["Quick start", null],
+      ["FastHTML quick start", ["Docs"]],
+    ]);
+    expect(kinds(result.problems)).toStrictEqual([[14, "not-a-link"]]);
+  });
+
   it("reads CRLF line endings and a BOM with the same line numbers", () => {
     const result = parseLlmsTxt("\uFEFF# T\r\n## S\r\n- [](https://e.com/a)\r\n- [B](https://e.com/b)\r\n");
     expect(kinds(result.problems)).toStrictEqual([[3, "empty-title"]]);
@@ -266,6 +293,50 @@ describe("parseSitemap", () => {
     expect(result.entries[1]).not.toHaveProperty("lastmod");
   });
 
+  // The shape alone is not enough: a <lastmod> must name a real moment. Leap years included.
+  it.each([
+    ["2026", true],
+    ["2026-08", true],
+    ["2026-08-24", true],
+    ["2028-02-29", true],
+    ["2000-02-29", true],
+    ["2026-08-24T15:42Z", true],
+    ["2026-08-24T23:59:59.999-03:00", true],
+    ["2026-08-24T00:00:00+14:00", true],
+    ["2026-12-31T12:00:00-12:00", true],
+    ["2026-13-45", false],
+    ["2026-00", false],
+    ["2026-08-00", false],
+    ["2026-04-31", false],
+    ["2026-02-29", false],
+    ["2100-02-29", false],
+    ["2026-08-03T25:61:00Z", false],
+    ["2026-08-03T24:00:00Z", false],
+    ["2026-08-03T12:60Z", false],
+    ["2026-08-03T12:00:60Z", false],
+    ["2026-08-03T12:00:00+15:00", false],
+    ["2026-08-03T12:00:00+03:60", false],
+    ["2026-08-03T12:00:00", false],
+    ["24/08/2026", false],
+  ])("keeps the <lastmod> %j only if it is a real W3C date (%s)", (lastmod, valid) => {
+    const result = parseSitemap(
+      `<urlset>\n<url><loc>https://example.com/a</loc><lastmod>${lastmod}</lastmod></url>\n</urlset>`,
+      { locale: "en" },
+    );
+    expect(result.entries).toStrictEqual([
+      { id: "page:/a", url: "https://example.com/a", title: "A", ...(valid ? { lastmod } : {}) },
+    ]);
+    expect(result.problems).toStrictEqual(
+      valid
+        ? []
+        : [{
+          line: 2,
+          kind: "invalid-lastmod",
+          message: `line 2: <lastmod> "${lastmod}" is not a W3C date (YYYY-MM-DD or date and time); the page was kept without it.`,
+        }],
+    );
+  });
+
   // fast-xml-parser throws on these outright; each readable <url> must still come through.
   const sitemap = `<?xml version="1.0"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -304,8 +375,54 @@ describe("parseSitemap", () => {
       [6, "malformed-xml"],
     ]);
     expect(result.problems[0]?.message).toBe(
-      "line 3: an unreadable <url> or <sitemap> element was skipped; the readable ones were kept.",
+      "line 3: the <url> element opened here is never closed (the text ends, or the next one opens, before </url>); it was skipped and the readable ones were kept.",
     );
+  });
+
+  // A sitemap cut off in transit (a download that stopped, a generator that crashed mid-write).
+  const truncatedSitemap = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    "  <url>",
+    "    <loc>https://example.com/research/gamma-flip</loc>",
+    "    <lastmod>2026-08-21</lastmod>",
+    "  </url>",
+    "  <url>",
+    "    <loc>https://example.com/research/vanna</loc>",
+    "    <lastmod>2026-08-2",
+  ].join("\n");
+  it.each([
+    ["inside the last <url>'s <lastmod>", truncatedSitemap, []],
+    ["inside its <loc>", truncatedSitemap.split("\n").slice(0, 8).join("\n").slice(0, -8), []],
+    ["right after its opening tag", truncatedSitemap.split("\n").slice(0, 7).join("\n"), []],
+    // The parser's own complaint stays when it names another line: there, the text breaks off.
+    ["inside its closing tag", `${truncatedSitemap}4</lastmod>\n  </ur`, [[10, "malformed-xml"]]],
+  ])("reports a last <url> truncated %s as malformed XML on its line, and keeps the ones before", (_where, xml, more) => {
+    const result = parseSitemap(xml, { locale: "en" });
+    expect(result.entries).toStrictEqual([
+      { id: "page:/research/gamma-flip", url: "https://example.com/research/gamma-flip", title: "Gamma flip", lastmod: "2026-08-21" },
+    ]);
+    expect(result.problems[0]).toStrictEqual({
+      line: 7,
+      kind: "malformed-xml",
+      message:
+        "line 7: the <url> element opened here is never closed (the text ends, or the next one opens, before </url>); it was skipped and the readable ones were kept.",
+    });
+    expect(kinds(result.problems.slice(1))).toStrictEqual(more);
+  });
+
+  it("says a truncated <url> is never closed in pt-BR by default", () => {
+    expect(parseSitemap(truncatedSitemap).problems.map((problem) => problem.message)).toStrictEqual([
+      "linha 7: o elemento <url> aberto aqui nunca é fechado (o texto acaba, ou o próximo começa, antes de </url>); ele foi ignorado e os legíveis foram mantidos.",
+    ]);
+  });
+
+  it("keeps every <url> of a sitemap cut off after a whole <url>, and says the text ends inside <urlset>", () => {
+    const result = parseSitemap(truncatedSitemap.split("\n").slice(0, 6).join("\n"), { locale: "en" });
+    expect(result.entries.map((entry) => entry.id)).toStrictEqual(["page:/research/gamma-flip"]);
+    expect(result.problems).toStrictEqual([
+      { line: 2, kind: "malformed-xml", message: "line 2: malformed XML (Unclosed tag 'urlset'.); the readable entries were kept." },
+    ]);
   });
 
   it("keeps the child sitemaps of an index followed by junk", () => {
@@ -417,10 +534,14 @@ describe("mergeCatalogues", () => {
 
 describe("parseSitemap and parseLlmsTxt under hostile input", () => {
   it("caps each problem message and the problem list, saying how many were left out", () => {
-    // 100k unclosed <url> tags: the parser's message holds its whole tag stack (about 1 MB).
+    // 100k unclosed <url> tags: the parser's message holds its whole tag stack (about 1 MB); the
+    // unclosed blocks, all on line 1, say it in one short problem instead.
     const unclosed = parseSitemap(`<urlset>${"<url>".repeat(100_000)}`, { locale: "en" });
-    expect(Math.max(...unclosed.problems.map((problem) => problem.message.length))).toBeLessThan(400);
-    expect(unclosed.problems[0]?.message).toMatch(/… \(\d+ more characters left out\)/);
+    expect(kinds(unclosed.problems)).toStrictEqual([[1, "malformed-xml"]]);
+    expect(unclosed.problems[0]?.message.length).toBeLessThan(400);
+    const longUrl = parseSitemap(`<urlset><url><loc>/${"a".repeat(1_000_000)}</loc></url></urlset>`, { locale: "en" });
+    expect(longUrl.problems[0]?.message.length).toBeLessThan(400);
+    expect(longUrl.problems[0]?.message).toMatch(/… \(\d+ more characters left out\)/);
     const relative = parseSitemap(`<urlset>${"<url><loc>/a</loc></url>\n".repeat(150)}</urlset>`, { locale: "en" });
     expect(relative.problems.length).toBe(101);
     expect(relative.problems.at(-1)).toStrictEqual({

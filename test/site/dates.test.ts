@@ -142,6 +142,62 @@ describe("findDates", () => {
     expect(findDates(query)).toStrictEqual({ dates: [], invalid: [] });
   });
 
+  // Numbers that are not dates, as they turn up in Brazilian queries: codes, case numbers,
+  // versions, addresses. A date never sits inside a longer run of digits and joiners.
+  it.each([
+    ["CNAE 0115-6/00", "an activity code (CNAE)"],
+    ["empresas da CNAE 4711-3/02 em São Paulo", "an activity code inside a sentence"],
+    ["processo 0001234-56.2026.8.26.0100", "a court case number (CNJ)"],
+    ["NF 35.260.812/0001-90", "a company registry number (CNPJ)"],
+    ["tel 3.8.2026.1", "a dotted run longer than a date"],
+    ["versão 3.8.2026", "a version after \"versão\""],
+    ["release notes for version 2026-08-03", "a CalVer version after \"version\""],
+    ["instale a v1.2.2026", "a version glued to \"v\""],
+    ["Rua 25 de Março, 1200", "a street address: day, month name, comma, number"],
+    ["Av. Sete de Setembro, 1990 e Rua 7 de Setembro, 2000", "addresses whose numbers look like years"],
+    ["Rua 25 de Março, 1200 - São Paulo", "an address followed by its city"],
+  ])("finds no date in %j: %s", (query) => {
+    expect(findDates(query)).toStrictEqual({ dates: [], invalid: [] });
+  });
+
+  it.each([
+    ["versão de 3.8.2026", ["2026-08-03"]], // "the version of 3 August 2026": "de" makes it a date
+    ["loja na Rua 25 de Março, aberta em 25 de março de 2026", ["2026-03-25"]],
+    ["March 25, 2026", ["2026-03-25"]],
+    ["24/08/2026-25/08/2026", ["2026-08-24", "2026-08-25"]], // a range joined by "-"
+    ["(24/08/2026).", ["2026-08-24"]],
+    ["fechou em 24.08.2026.", ["2026-08-24"]],
+    ["processo 0001234-56.2026.8.26.0100, julgado em 24/08/2026", ["2026-08-24"]],
+  ])("still reads the date in %j", (query, expected) => {
+    expect(findDates(query)).toStrictEqual({ dates: expected, invalid: [] });
+  });
+
+  it("reads only years in the plausible window, 1900 to 2100 by default", () => {
+    expect(findDates("25 de março de 1200 e 24/08/1899 e 01/01/2101")).toStrictEqual({ dates: [], invalid: [] });
+    expect(findDates("1 de janeiro de 1900 e 31/12/2100").dates).toStrictEqual(["1900-01-01", "2100-12-31"]);
+    expect(findDates("31/02/1850")).toStrictEqual({ dates: [], invalid: [] }); // out of the window, so not a date at all
+    expect(findDates("25 de março de 1500", { minYear: 1500 }).dates).toStrictEqual(["1500-03-25"]);
+    expect(findDates("agosto de 2026 e agosto de 2031", { maxYear: 2030 }).dates).toStrictEqual(["2026-08"]);
+  });
+
+  it.each([
+    [{ minYear: 2030, maxYear: 2000 }],
+    [{ minYear: 1900.5 }],
+    [{ maxYear: Number.NaN }],
+  ])("throws McpSearchError on the year window %j", (options) => {
+    expect(() => findDates("agosto de 2026", options)).toThrow(McpSearchError);
+    expect(() => findDates("agosto de 2026", options)).toThrow(/minYear/);
+  });
+
+  // Only a dated impossibility is invalid: a yearless one is ignored, like every yearless date.
+  it.each([
+    ["vence em 31/02", { dates: [], invalid: [] }],
+    ["vence em 31/02/2026", { dates: [], invalid: ["31/02/2026"] }],
+    ["entre 30/02 e 24/08/2026", { dates: ["2026-08-24"], invalid: [] }],
+  ])("reports %j as %j", (query, expected) => {
+    expect(findDates(query)).toStrictEqual(expected);
+  });
+
   it("gives a range its two named ends", () => {
     expect(findDates("de 24 a 26 de agosto de 2026").dates).toStrictEqual(["2026-08-24", "2026-08-26"]);
     expect(findDates("from August 24 to 26, 2026").dates).toStrictEqual(["2026-08-24", "2026-08-26"]);
@@ -260,8 +316,9 @@ describe("keepHeldDates", () => {
     [["2026-08-22"], []],
     [["2026-08-24"], ["2026-08-24"]],
     [["2026-08"], ["2026-08-20", "2026-08-21", "2026-08-24", "2026-08-25"]],
-    [["2026-08-25", "2026-08"], ["2026-08-25", "2026-08-20", "2026-08-21", "2026-08-24"]],
-    [["2026-09", "2026-08-21"], ["2026-09-01", "2026-08-21"]],
+    [["2026-08-25", "2026-08"], ["2026-08-20", "2026-08-21", "2026-08-24", "2026-08-25"]],
+    [["2026-09", "2026-08-21"], ["2026-08-21", "2026-09-01"]],
+    [["2026-08-25", "2026-08-21", "2026-08-25"], ["2026-08-21", "2026-08-25"]],
     [["2026-10"], []],
     [[], []],
   ] as const)("keeps %j as %j", (dates, expected) => {
@@ -270,6 +327,14 @@ describe("keepHeldDates", () => {
 
   it("takes any iterable, in any order, and sorts a month's days", () => {
     expect(keepHeldDates(["2026-08"], new Set(["2026-08-25", "2026-08-03"]))).toStrictEqual(["2026-08-03", "2026-08-25"]);
+  });
+
+  it("answers in ascending order, whatever order the query names the days in", () => {
+    const askedLate = findDates("compare 25/08/2026 com 21/08/2026 e com setembro de 2026").dates;
+    const askedEarly = findDates("setembro de 2026, 21/08/2026 e 25/08/2026").dates;
+    expect(askedLate).toStrictEqual(["2026-08-25", "2026-08-21", "2026-09"]); // findDates keeps the query's order
+    expect(keepHeldDates(askedLate, held)).toStrictEqual(["2026-08-21", "2026-08-25", "2026-09-01"]);
+    expect(keepHeldDates(askedEarly, held)).toStrictEqual(keepHeldDates(askedLate, held));
   });
 
   it("answers a weekend query with nothing, straight from the query", () => {
@@ -281,13 +346,14 @@ describe("keepHeldDates", () => {
     expect(() => keepHeldDates(["2026-08"], ["2026-08-24", bad])).toThrow(`held[1] ${JSON.stringify(bad)}`);
   });
 
-  it("returns only held dates, each once", () => {
+  it("returns only held dates, each once, ascending", () => {
     const day = fc.integer({ min: 1, max: 28 }).map((d) => `2026-0${1 + (d % 3)}-${String(d).padStart(2, "0")}`);
     const asked = fc.oneof(day, fc.constantFrom("2026-01", "2026-02", "2026-03", "2026-04"));
     fc.assert(
       fc.property(fc.array(asked, { maxLength: 8 }), fc.array(day, { maxLength: 30 }), (dates, server) => {
         const kept = keepHeldDates(dates, server);
         expect(new Set(kept).size).toBe(kept.length);
+        expect(kept).toStrictEqual([...kept].sort());
         for (const k of kept) {
           expect(server).toContain(k);
           expect(dates.some((d) => d === k || k.startsWith(`${d}-`))).toBe(true);

@@ -1,26 +1,28 @@
 /**
  * The command line, read with `node:util` parseArgs. A bad flag, a bad value or a missing folder
- * becomes one clear sentence; nothing here touches the disk or the network.
+ * becomes one clear sentence; nothing here touches the disk or the network, and the environment
+ * (for the locale) is handed in.
  */
 import { parseArgs } from "node:util";
 import { LOCALES, type ContractLocale, type IndexRanking } from "@sbissoli/mcp-search";
+import { chooseLocale, isServerLocale, type LocaleEnvironment } from "./locale.js";
 
 /** The defaults of `serve`, written once: the parser applies them and the help text shows them. */
 export const SERVE_DEFAULTS = {
-  locale: "pt-BR",
   limit: 10,
   maxChars: 20_000,
   snippetChars: 240,
   maxFileBytes: 1024 * 1024,
   ranking: "bm25",
-} as const satisfies { locale: ContractLocale; ranking: IndexRanking; [name: string]: unknown };
+} as const satisfies { ranking: IndexRanking; [name: string]: unknown };
 
 /**
  * Everything `mcp-search serve` needs, with defaults applied.
  *
  * @example
- * const options: ServeArguments = { folder: "./docs", locale: "pt-BR", limit: 10, maxChars: 20000,
- *   snippetChars: 240, maxFileBytes: 1048576, allowedHosts: [], allowedOrigins: [], ranking: "bm25", resources: true };
+ * const options: ServeArguments = { folder: "./docs", locale: "en", localeReason: "from LANG=en_US.UTF-8",
+ *   limit: 10, maxChars: 20000, snippetChars: 240, maxFileBytes: 1048576, allowedHosts: [],
+ *   allowedOrigins: [], ranking: "bm25", resources: true };
  */
 export interface ServeArguments {
   readonly folder: string;
@@ -28,8 +30,13 @@ export interface ServeArguments {
   readonly http?: { readonly host: string; readonly port: number } | undefined;
   /** An http or https URL as parsed (openFolder ends it with "/"). @default undefined (file:// URIs) */
   readonly baseUrl?: string | undefined;
-  /** @default "pt-BR" */
+  /**
+   * `--locale`, else the environment's (see ./locale.ts).
+   * @default from LC_ALL, LC_MESSAGES or LANG; "en" when they name no language the server speaks
+   */
   readonly locale: ContractLocale;
+  /** Why `locale` was chosen, for the start line: "from --locale", "from LANG=en_US.UTF-8"… */
+  readonly localeReason: string;
   /** @default 10 */
   readonly limit: number;
   /** @default 20000 */
@@ -67,7 +74,7 @@ export interface ServeArguments {
 export type CommandLine =
   | { readonly command: "help" }
   | { readonly command: "version" }
-  | { readonly command: "demo" }
+  | { readonly command: "demo"; readonly locale: ContractLocale; readonly localeReason: string }
   | { readonly command: "serve"; readonly options: ServeArguments }
   | { readonly command: "error"; readonly message: string };
 
@@ -152,14 +159,23 @@ function parseToken(value: string | undefined): string | undefined {
   return value;
 }
 
+/** `--locale` checked against the locales the server speaks; undefined when not given. */
+function parseLocaleFlag(value: string | undefined): ContractLocale | undefined {
+  if (value === undefined || isServerLocale(value)) return value;
+  throw new UsageError(`--locale must be ${LOCALES.join(", ")} (got ${JSON.stringify(value)}).`);
+}
+
 /**
  * Parses the arguments after `node mcp-search`. Never throws: misuse is `{ command: "error" }`
- * with one sentence.
+ * with one sentence. `environment` supplies the locale when `--locale` is not given (the bin
+ * passes `process.env`; see ./locale.ts).
  *
  * @example
  * parseCommandLine(["serve"]); // => { command: "error", message: "serve needs a folder: mcp-search serve <dir>." }
+ * parseCommandLine(["demo"], { LANG: "pt_BR.UTF-8" });
+ * // => { command: "demo", locale: "pt-BR", localeReason: "from LANG=pt_BR.UTF-8" }
  */
-export function parseCommandLine(argv: readonly string[]): CommandLine {
+export function parseCommandLine(argv: readonly string[], environment: LocaleEnvironment = {}): CommandLine {
   try {
     const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
     if (values.help === true) return { command: "help" };
@@ -167,17 +183,17 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     const [command, ...rest] = positionals;
     if (command === undefined) return { command: "help" };
     if (command === "demo") {
-      if (rest.length > 0 || Object.keys(values).length > 0) throw new UsageError("demo takes no arguments.");
-      return { command: "demo" };
+      if (rest.length > 0 || Object.keys(values).some((name) => name !== "locale")) {
+        throw new UsageError("demo takes no arguments but --locale.");
+      }
+      const { locale, reason } = chooseLocale(parseLocaleFlag(values.locale), environment);
+      return { command: "demo", locale, localeReason: reason };
     }
     if (command !== "serve") throw new UsageError(`unknown command ${JSON.stringify(command)}: use serve or demo.`);
     const [folder, ...extra] = rest;
     if (folder === undefined) throw new UsageError("serve needs a folder: mcp-search serve <dir>.");
     if (extra.length > 0) throw new UsageError(`serve takes one folder (got also ${JSON.stringify(extra[0])}).`);
-    const locale = values.locale ?? SERVE_DEFAULTS.locale;
-    if (!(LOCALES as readonly string[]).includes(locale)) {
-      throw new UsageError(`--locale must be ${LOCALES.join(", ")} (got ${JSON.stringify(locale)}).`);
-    }
+    const { locale, reason: localeReason } = chooseLocale(parseLocaleFlag(values.locale), environment);
     const ranking = values.ranking ?? SERVE_DEFAULTS.ranking;
     if (ranking !== "bm25" && ranking !== "rule") throw new UsageError(`--ranking must be bm25 or rule (got ${JSON.stringify(ranking)}).`);
     return {
@@ -186,7 +202,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         folder,
         http: values.http === undefined ? undefined : parseListen(values.http),
         baseUrl: parseBaseUrl(values["base-url"]),
-        locale: locale as ContractLocale,
+        locale,
+        localeReason,
         limit: positiveInteger("limit", values.limit, SERVE_DEFAULTS.limit),
         maxChars: positiveInteger("max-chars", values["max-chars"], SERVE_DEFAULTS.maxChars, 200),
         snippetChars: positiveInteger("snippet-chars", values["snippet-chars"], SERVE_DEFAULTS.snippetChars, 40),
@@ -211,7 +228,7 @@ export const HELP = `mcp-search: a Deep Research (search + fetch) MCP server ove
 
 Usage:
   mcp-search serve <dir> [options]   serve the documents under <dir> over stdio (default) or HTTP
-  mcp-search demo                    serve the bundled example folder and show a client using it
+  mcp-search demo [--locale L]       serve the bundled example folder and show a client using it
   mcp-search --help | --version
 
 Options of serve:
@@ -228,7 +245,11 @@ Options of serve:
                          stays out of ps
   --base-url URL         a document's url is URL + its path (default: its file:// URI);
                          citations in ChatGPT need a public URL
-  --locale ${LOCALES.join("|").padEnd(13)} language of titles, schema descriptions and messages (default ${SERVE_DEFAULTS.locale})
+  --locale ${LOCALES.join("|").padEnd(13)} language of titles, schema descriptions and messages. Without it,
+                         the first of LC_ALL, LC_MESSAGES and LANG that is set: pt* gives
+                         pt-BR, es* gives es, anything else (en*, C, POSIX, unset) gives en.
+                         --locale always wins: write it in a host's configuration, since a
+                         host starts servers with its own environment, not yours
   --limit N              most results per search (default ${SERVE_DEFAULTS.limit})
   --snippet-chars N      longest snippet per result (default ${SERVE_DEFAULTS.snippetChars})
   --max-chars N          most characters of text per fetch; longer documents come in pages

@@ -3,6 +3,7 @@
  * over stdio, connects a real MCP client, and prints the exchange readably.
  */
 import { fileURLToPath } from "node:url";
+import type { ContractLocale } from "@sbissoli/mcp-search";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { ID_PREFIX, resourceUri } from "./paths.js";
@@ -83,15 +84,21 @@ function firstSentence(text: string): string {
  * Runs the demo and returns the exit status: 0 when every step behaved as expected.
  *
  * @param bin - The `mcp-search` script to spawn with `serve`.
+ * @param locale - The first server's locale, passed on as `--locale`: the SDK starts a child
+ *   with only a few variables of the environment (no `LANG`), so the child could not find it.
  * @param write - Where the readable exchange goes. @default process.stdout
  * @example
- * process.exitCode = await runDemo(fileURLToPath(import.meta.url));
+ * process.exitCode = await runDemo(fileURLToPath(import.meta.url), "en");
  */
-export async function runDemo(bin: string, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<number> {
+export async function runDemo(
+  bin: string,
+  locale: ContractLocale,
+  write: (text: string) => void = (text) => process.stdout.write(text),
+): Promise<number> {
   const say = (text = "") => write(`${text}\n`);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, "serve", EXAMPLE_FOLDER, "--vocabulary", EXAMPLE_VOCABULARY],
+    args: [bin, "serve", EXAMPLE_FOLDER, "--vocabulary", EXAMPLE_VOCABULARY, "--locale", locale],
     stderr: "pipe",
   });
   const serverLog: string[] = [];
@@ -100,7 +107,7 @@ export async function runDemo(bin: string, write: (text: string) => void = (text
   let ok = true;
   try {
     await client.connect(transport);
-    say(`mcp-search demo: "mcp-search serve examples/corpus --vocabulary examples/vocabulary.json", over stdio`);
+    say(`mcp-search demo: "mcp-search serve examples/corpus --vocabulary examples/vocabulary.json --locale ${locale}", over stdio`);
     say();
     say("▸ tools/list");
     const { tools } = await client.listTools();

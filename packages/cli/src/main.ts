@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { HELP, parseCommandLine, type ServeArguments } from "./args.js";
 import { openFolder } from "./folder.js";
 import { serveFolderStdio, type FolderServerOptions } from "./serve.js";
+import { describeLocaleChoice } from "./locale.js";
 import { folderTexts } from "./texts.js";
 import { loadVocabulary } from "./vocabulary-file.js";
 
@@ -21,6 +22,7 @@ function packageVersion(): string {
 }
 
 async function serve(args: ServeArguments, version: string): Promise<void> {
+  log(describeLocaleChoice({ locale: args.locale, reason: args.localeReason }));
   const vocabulary = await loadVocabulary(args.vocabulary, args.locale, folderTexts(args.locale).sourceName);
   const vocabularyKey = `${args.locale}:${args.vocabulary === undefined ? "" : createHash("sha256").update(readFileSync(args.vocabulary)).digest("hex")}`;
   // openFolder checks the folder and starts indexing in the background: the transport connects
@@ -81,7 +83,7 @@ function tokenFromEnvironment(): string | undefined {
 }
 
 async function main(argv: readonly string[]): Promise<number | undefined> {
-  const line = parseCommandLine(argv);
+  const line = parseCommandLine(argv, process.env);
   switch (line.command) {
     case "help":
       process.stdout.write(`${HELP}\n`);
@@ -95,7 +97,8 @@ async function main(argv: readonly string[]): Promise<number | undefined> {
     case "demo": {
       // The SDK's client loads only for the demo.
       const { runDemo } = await import("./demo.js");
-      return runDemo(fileURLToPath(import.meta.url));
+      log(describeLocaleChoice({ locale: line.locale, reason: line.localeReason }));
+      return runDemo(fileURLToPath(import.meta.url), line.locale);
     }
     case "serve":
       await serve(line.options, packageVersion());

@@ -98,8 +98,9 @@ export class StdioBin {
   private readonly waiting = new Map<number, (message: Record<string, unknown>) => void>();
   private id = 0;
 
-  constructor(args: readonly string[]) {
-    this.child = spawn(process.execPath, [BIN, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  /** `env` replaces the inherited environment, as a host that starts the server with its own does. */
+  constructor(args: readonly string[], options: { readonly env?: NodeJS.ProcessEnv } = {}) {
+    this.child = spawn(process.execPath, [BIN, ...args], { stdio: ["pipe", "pipe", "pipe"], ...options });
     this.child.stderr.setEncoding("utf8").on("data", (chunk: string) => this.stderr.push(...chunk.split("\n").filter(Boolean)));
     this.child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       this.buffer += chunk;

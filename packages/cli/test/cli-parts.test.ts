@@ -19,7 +19,9 @@ describe("parseCommandLine", () => {
     [["--help"], { command: "help" }],
     [[], { command: "help" }],
     [["-v"], { command: "version" }],
-    [["demo"], { command: "demo" }],
+    [["demo"], { command: "demo", locale: "en", localeReason: "default: no locale in the environment" }],
+    [["demo", "--locale", "es"], { command: "demo", locale: "es", localeReason: "from --locale" }],
+    [["demo", "--limit", "3"], { command: "error", message: "demo takes no arguments but --locale." }],
     [["serve"], { command: "error", message: "serve needs a folder: mcp-search serve <dir>." }],
     [["serve", "docs", "--nope"], { command: "error", message: "Unknown option '--nope'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--nope\"." }],
     [["serve", "docs", "--locale", "fr"], { command: "error", message: '--locale must be pt-BR, en, es (got "fr").' }],
@@ -38,7 +40,8 @@ describe("parseCommandLine", () => {
         folder: "docs",
         http: { host: "127.0.0.1", port: 8787 },
         baseUrl: "https://x.org/d", // checked and parsed here; openFolder alone adds the trailing "/"
-        locale: "pt-BR",
+        locale: "en", // no --locale and an empty environment (see cli-locale.test.ts)
+        localeReason: "default: no locale in the environment",
         limit: 10,
         maxChars: 20_000,
         snippetChars: 240,
