@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decisivePatterns, matchesAtWordStart, matchesExpansion } from "../../src/vocabulary/word-start.js";
+import { decisivePatterns, findAnchor, matchesAtWordStart, matchesExpansion } from "../../src/vocabulary/word-start.js";
 
 /** The rule as the plain loop states it: every term has some pattern at a word start. */
 const byRule = (text: string, expanded: readonly { patterns: readonly string[] }[]) =>
@@ -19,7 +19,46 @@ describe("decisivePatterns", () => {
   });
 });
 
+describe("findAnchor", () => {
+  it.each([
+    ["soja", { anchor: "j", offset: 2 }],
+    ["fabricacao", { anchor: "b", offset: 2 }],
+    ["fruticultura", { anchor: "f", offset: 0 }],
+    ["xaxim", { anchor: "x", offset: 0 }],
+    ["pro", null],
+    ["são", null],
+    ["", null],
+  ])("anchors %j on %j", (pattern, expected) => {
+    expect(findAnchor(pattern)).toStrictEqual(expected);
+  });
+});
+
+/** Texts and patterns made of rare letters, common ones, boundaries and non-ASCII, to drive the anchored walk. */
+const anchoredPiece = fc.string({ unit: fc.constantFrom(..."jxzbasoj -.ãé😀"), maxLength: 6 });
+
 describe("matchesExpansion", () => {
+  it("gives the plain rule's answer when patterns are looked up by a rare letter", () => {
+    fc.assert(
+      fc.property(
+        fc.array(anchoredPiece, { minLength: 1, maxLength: 4 }),
+        fc.array(anchoredPiece, { minLength: 1, maxLength: 3 }),
+        fc.nat(),
+        (texts, patterns, pick) => {
+          // Each term one pattern (the anchored step), one of them cut from a text so that many match.
+          const source = texts[pick % texts.length] ?? "";
+          const start = pick % (source.length + 1);
+          const expanded = [...patterns, source.slice(start, start + 1 + (pick % 4))].map((pattern) => ({ patterns: [pattern] }));
+          for (const text of texts) {
+            expect(matchesExpansion(text, expanded)).toBe(byRule(text, expanded));
+            for (const term of expanded) expect(matchesExpansion(text, [term])).toBe(byRule(text, [term]));
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+
   it("gives the plain rule's answer for random texts and expansions", () => {
     fc.assert(
       fc.property(
@@ -47,6 +86,16 @@ describe("matchesExpansion", () => {
     ["anything", [], false],
     ["anything", [[]], false],
     ["anything", [[""]], false],
+    ["sojaxsoja", [["soja"]], true],
+    ["asoja soja", [["soja"]], true],
+    ["asoja jsoja", [["soja"]], false],
+    ["oja soja", [["soja"]], true],
+    ["ja", [["soja"]], false],
+    ["jjj", [["jj"]], true],
+    ["ajjj", [["jj"]], false],
+    ["a-jj", [["jj"]], true],
+    ["soja😀cafe", [["cafe"], ["soja"]], true],
+    ["sojabcafe", [["cafe"], ["soja"]], false],
   ])("%j with %j is %s", (text, terms, expected) => {
     expect(matchesExpansion(text, terms.map((patterns) => ({ patterns })))).toBe(expected);
   });
