@@ -8,17 +8,19 @@ import { createVocabulary } from "@sbissoli/mcp-search";
 import { openFolder, type Folder } from "../src/folder.js";
 import { HTTP_LIMITS } from "../src/http-guard.js";
 import { serveFolderHttp, type HttpServing } from "../src/http.js";
-import { call, connectHttp, startBin, type SpawnedServer } from "./_cli-spawn.js";
+import { serveInProcess } from "./_cli-serve.js";
+import { call, connectHttp, startBin } from "./_cli-spawn.js";
 
 /**
- * `mcp-search serve --http` fit to expose, through the BUILT bin: loopback decided by the bound
- * address, Host and Origin behind a public name, the bearer token, and bounded resources. Only
- * the timeouts are checked in process (with shortened limits), since Node's real ones are
- * seconds long.
+ * `mcp-search serve --http` fit to expose: loopback decided by the bound address, Host and Origin
+ * behind a public name, the bearer token, and bounded resources. The README's command line and
+ * the token from the environment go through the BUILT bin; the other cases start the same
+ * command line in process (./_cli-serve.ts), and the timeouts are checked in process with
+ * shortened limits, since Node's real ones are seconds long.
  */
 
 let root: string;
-const servers: SpawnedServer[] = [];
+const servers: Array<{ stop(): Promise<void> }> = [];
 const TOKEN = "test-token-0123456789abcdef";
 
 beforeAll(async () => {
@@ -34,7 +36,15 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.stop()));
 });
 
-async function serve(args: readonly string[], env: Record<string, string> = {}): Promise<SpawnedServer> {
+/** `serve <root> --locale en …args` in this process, with `env` as its environment. */
+async function serve(args: readonly string[], env: Record<string, string> = {}): Promise<{ url: URL; stderr(): string }> {
+  const server = await serveInProcess([root, "--locale", "en", ...args], env);
+  servers.push(server);
+  return server;
+}
+
+/** The same through the built bin, with `env` added to this process's environment. */
+async function serveBin(args: readonly string[], env: Record<string, string> = {}): Promise<{ url: URL; stderr(): string }> {
   const server = await startBin(["serve", root, "--locale", "en", ...args], { env: { ...process.env, ...env } });
   servers.push(server);
   return server;
@@ -99,7 +109,7 @@ describe("loopback is decided by the bound address", () => {
 describe("behind a public name", () => {
   it("accepts ChatGPT's and Claude's Origin with the README's command line, and still refuses evil hosts and origins", async () => {
     // README: mcp-search serve ./docs --http 8787 --base-url https://docs.example.com/ --allowed-host mcp.example.com
-    const server = await serve(["--http", "0", "--base-url", "https://docs.example.com/", "--allowed-host", "mcp.example.com"]);
+    const server = await serveBin(["--http", "0", "--base-url", "https://docs.example.com/", "--allowed-host", "mcp.example.com"]);
     const port = server.url.port;
     for (const origin of ["https://chatgpt.com", "https://claude.ai", "https://claude.com"]) {
       expect((await post(port, { host: "mcp.example.com", origin })).status, origin).toBe(200);
@@ -120,7 +130,7 @@ describe("behind a public name", () => {
 
 describe("the bearer token", () => {
   it("needs Authorization: Bearer on every request when MCP_SEARCH_TOKEN is set, and serves a client that sends it", async () => {
-    const server = await serve(["--http", "0"], { MCP_SEARCH_TOKEN: TOKEN });
+    const server = await serveBin(["--http", "0"], { MCP_SEARCH_TOKEN: TOKEN });
     const port = server.url.port;
     const host = `127.0.0.1:${port}`;
     const missing = await post(port, { host });
