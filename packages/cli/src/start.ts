@@ -32,7 +32,6 @@ export interface Serving {
 
 /** Opens the folder and serves it as `args` say; resolves once the transport is ready. */
 export async function startServing(args: ServeArguments, { version, log, environment }: ServeContext): Promise<Serving> {
-  log(describeLocaleChoice({ locale: args.locale, reason: args.localeReason }));
   const token = args.http === undefined ? undefined : (args.token ?? tokenFromEnvironment(environment));
   const vocabulary = await loadVocabulary(args.vocabulary, args.locale, folderTexts(args.locale).sourceName);
   const vocabularyKey = `${args.locale}:${args.vocabulary === undefined ? "" : createHash("sha256").update(readFileSync(args.vocabulary)).digest("hex")}`;
@@ -42,6 +41,8 @@ export async function startServing(args: ServeArguments, { version, log, environ
     root: args.folder, vocabulary, baseUrl: args.baseUrl, maxFileBytes: args.maxFileBytes, ranking: args.ranking, log,
     cache: args.cache, vocabularyKey,
   });
+  // After the folder's checks, so that a bad folder is one sentence on stderr.
+  log(describeLocaleChoice({ locale: args.locale, reason: args.localeReason }));
   const options: FolderServerOptions = {
     name: "mcp-search",
     version,
