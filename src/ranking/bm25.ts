@@ -13,10 +13,16 @@
  * df(q)          = number of entries with tf~(q, d) > 0
  * idf(q)         = ln(1 + (N − df(q) + 0.5) / (df(q) + 0.5))
  * score(d)       = Σ_q idf(q) × tf~(q, d) / (k1 + tf~(q, d))
+ *                + λ × Σ_p idf(p) × tf~(p, d) / (k1 + tf~(p, d))
  * ```
  *
  * Fields f, with weight w_f and length normalisation b_f: id (weak evidence), title, keywords,
- * text; see {@link BM25_DEFAULTS}. P is the prefix discount.
+ * text; see {@link BM25_DEFAULTS}. P is the prefix discount. The pairs p are the distinct pairs
+ * of neighbouring tokens of the query (stopwords already dropped, repeats kept, so "login
+ * records" gives one pair); tf(p, d, f) counts where the same two tokens stand side by side in
+ * field f, with no prefix matches, and tf~, df and idf follow from it as for a word; len(d, f)
+ * still counts words only. λ weighs this proximity evidence: a document that says "login
+ * records" beats one that says "login" and "records" far apart.
  *
  * Long documents: the score above is computed in three views of the collection, each with its
  * own N, df and avglen, and summed:

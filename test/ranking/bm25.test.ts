@@ -170,6 +170,14 @@ describe("createIndex with ranking bm25", () => {
     expect(index.search("arch")[0]?.id).toBe("a");
   });
 
+  it("ranks a text where the query words stand together above one where they stand apart", () => {
+    const index = createIndex([
+      readme("apart", "Notes", "Records of every kind, kept for each login."),
+      readme("together", "Notes", "Every login records the user, kept for a while."),
+    ], { ranking: "bm25" });
+    expect(index.search("login records").map((hit) => hit.id)).toStrictEqual(["together", "apart"]);
+  });
+
   it("keeps the rule as the default, and refuses an unknown ranking", () => {
     const list = [readme("doc:json.md", "Other", "json"), readme("x", "JSON JSON", "json json json")];
     expect(createIndex(list).search("json")[0]?.id).toBe("doc:json.md");
