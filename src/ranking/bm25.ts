@@ -13,10 +13,16 @@
  * df(q)          = number of entries with tf~(q, d) > 0
  * idf(q)         = ln(1 + (N − df(q) + 0.5) / (df(q) + 0.5))
  * score(d)       = Σ_q idf(q) × tf~(q, d) / (k1 + tf~(q, d))
+ *                + λ × Σ_p idf(p) × tf~(p, d) / (k1 + tf~(p, d))
  * ```
  *
  * Fields f, with weight w_f and length normalisation b_f: id (weak evidence), title, keywords,
- * text; see {@link BM25_DEFAULTS}. P is the prefix discount.
+ * text; see {@link BM25_DEFAULTS}. P is the prefix discount. The pairs p are the distinct pairs
+ * of neighbouring tokens of the query (stopwords already dropped, repeats kept, so "login
+ * records" gives one pair); tf(p, d, f) counts where the same two tokens stand side by side in
+ * field f, with no prefix matches, and tf~, df and idf follow from it as for a word; len(d, f)
+ * still counts words only. λ weighs this proximity evidence: a document that says "login
+ * records" beats one that says "login" and "records" far apart.
  *
  * Long documents: the score above is computed in three views of the collection, each with its
  * own N, df and avglen, and summed:
@@ -64,6 +70,11 @@ export interface Bm25Parameters {
   readonly passageWeight: number;
   /** P: what a word-start prefix occurrence counts, against 1 for the whole word. */
   readonly prefix: number;
+  /**
+   * λ: what a pair of query words counts when they stand next to each other in a field, as a term
+   * of its own ({@link pairTerms}); 0 indexes no pairs.
+   */
+  readonly pairs: number;
   /** Fold English and Portuguese plurals on both sides ({@link foldPlural}). */
   readonly fold: boolean;
   /** Words never indexed nor searched (normalised). */
@@ -101,6 +112,7 @@ export const BM25_DEFAULTS: Bm25Parameters = {
   passage: 100,
   passageWeight: 0.75,
   prefix: 0.3,
+  pairs: 0.5,
   fold: true,
   stopwords: SHORT_STOPWORDS,
 };
@@ -147,6 +159,26 @@ export function bm25Tokens(text: string, parameters: Pick<Bm25Parameters, "fold"
   return tokens;
 }
 
+/**
+ * The adjacent pairs of a token list, each as one term: `" first second"`. The leading space keeps
+ * a pair out of every word's prefix range, since no word token starts with a space.
+ *
+ * @example
+ * pairTerms(["read", "zip", "file"]); // => [" read zip", " zip file"]
+ */
+export function pairTerms(tokens: readonly string[]): string[] {
+  const pairs: string[] = [];
+  for (let i = 1; i < tokens.length; i++) pairs.push(` ${tokens[i - 1]} ${tokens[i]}`);
+  return pairs;
+}
+
+/** One term of a query: a word (prefixes matched when 3 characters or more) or a pair, and its weight. */
+interface QueryTerm {
+  readonly term: string;
+  readonly weight: number;
+  readonly prefixes: boolean;
+}
+
 /** A built BM25F ranking: what `createIndex` needs, and the scores for tests. */
 export interface Bm25Ranking {
   readonly ids: readonly string[];
@@ -190,6 +222,7 @@ class View {
     this.owner[unit] = owner;
     fields.forEach((tokens, f) => {
       for (const token of tokens) this.postings.add(token, unit, f, 1);
+      if (this.parameters.pairs > 0) for (const pair of pairTerms(tokens)) this.postings.add(pair, unit, f, 1);
       this.lengths[unit * FIELDS + f] = tokens.length;
       this.totals[f]! += tokens.length;
     });
@@ -244,8 +277,8 @@ class View {
     this.fresh = true;
   }
 
-  /** Scores the units for the query tokens into `score`; returns how many it touched. */
-  scoreTokens(tokens: readonly string[]): number {
+  /** Scores the units for the query terms into `score`; returns how many it touched. */
+  scoreTokens(terms: readonly QueryTerm[]): number {
     const units = this.postings.slots;
     if (!this.fresh) this.refresh();
     if (this.tf.length < units) {
@@ -258,9 +291,9 @@ class View {
     const { parameters: { k1, prefix: discount }, postings, coef, live: size, tf, score, listed, touched } = this;
     const { baseTerms, baseStart, baseEntry, baseData, deltaSorted, deltaSortedTerms, deltaHead, deltaEntry, deltaNext, deltaData, alive } = postings;
     let touchedCount = 0;
-    for (const token of tokens) {
+    for (const { term: token, weight, prefixes } of terms) {
       let count = 0;
-      const range = postings.range(token, token.length >= 3, this.range);
+      const range = postings.range(token, prefixes, this.range);
       // A unit sits in one segment, so its terms are visited in dictionary order either way: its
       // sum is the same, bit for bit, as in a fresh build.
       for (let term = range.baseFrom; term < range.baseTo; term++) {
@@ -292,7 +325,7 @@ class View {
         const u = listed[i]!;
         const t = tf[u]!;
         if (score[u] === 0) touched[touchedCount++] = u;
-        score[u]! += (idf * t) / (k1 + t);
+        score[u]! += (weight * idf * t) / (k1 + t);
         tf[u] = 0;
       }
     }
@@ -396,7 +429,11 @@ class Bm25Core implements RankingCore {
       this.touched = grown(this.touched, slots);
     }
     const { total, best, touched } = this;
-    const tokens = [...new Set(bm25Tokens(query, parameters))];
+    const words = bm25Tokens(query, parameters);
+    const terms: QueryTerm[] = [...new Set(words)].map((term) => ({ term, weight: 1, prefixes: term.length >= 3 }));
+    if (parameters.pairs > 0) {
+      for (const term of new Set(pairTerms(words))) terms.push({ term, weight: parameters.pairs, prefixes: false });
+    }
     const views: [View, number][] = [[this.whole, 1]];
     if (leadWeight > 0) {
       if (this.overLead === 0) views[0]![1] += leadWeight;
@@ -408,7 +445,7 @@ class Bm25Core implements RankingCore {
     }
     let count = 0;
     for (const [view, weight] of views) {
-      const scored = view.scoreTokens(tokens);
+      const scored = view.scoreTokens(terms);
       for (let i = 0; i < scored; i++) {
         const u = view.touched[i]!;
         const e = view.owner[u]!;

@@ -46,19 +46,33 @@ function collectionScores(fieldTokens: readonly string[][][], query: string, par
   const n = entries.length;
   const average = [0, 1, 2, 3].map((f) => fieldTokens.reduce((sum, fields) => sum + fields[f]!.length, 0) / n);
   const scores = entries.map(() => 0);
-  for (const q of new Set(bm25Tokens(query, parameters))) {
+  /** Adds one query term's share: `count(tokens)` is its tf in a field, λ its weight. */
+  const addTerm = (count: (tokens: readonly string[]) => number, weight: number) => {
     const tfs = fieldTokens.map((fields) =>
       fields.reduce((sum, tokens, f) => {
         if (tokens.length === 0) return sum;
-        const exact = tokens.filter((t) => t === q).length;
-        const prefix = q.length >= 3 ? tokens.filter((t) => t !== q && t.startsWith(q)).length : 0;
         const norm = 1 - parameters.b[f]! + (parameters.b[f]! * tokens.length) / average[f]!;
-        return sum + (parameters.weights[f]! * (exact + parameters.prefix * prefix)) / norm;
+        return sum + (parameters.weights[f]! * count(tokens)) / norm;
       }, 0),
     );
     const df = tfs.filter((tf) => tf > 0).length;
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    tfs.forEach((tf, d) => (scores[d]! += (idf * tf) / (parameters.k1 + tf)));
+    tfs.forEach((tf, d) => (scores[d]! += (weight * idf * tf) / (parameters.k1 + tf)));
+  };
+  const words = bm25Tokens(query, parameters);
+  for (const q of new Set(words)) {
+    addTerm((tokens) => {
+      const exact = tokens.filter((t) => t === q).length;
+      const prefix = q.length >= 3 ? tokens.filter((t) => t !== q && t.startsWith(q)).length : 0;
+      return exact + parameters.prefix * prefix;
+    }, 1);
+  }
+  if (parameters.pairs === 0) return scores;
+  // Each distinct pair of neighbouring query words, counted where the same two words stand side by side.
+  const pairs = new Set(words.slice(1).map((second, i) => `${words[i]} ${second}`));
+  for (const pair of pairs) {
+    const [first, second] = pair.split(" ");
+    addTerm((tokens) => tokens.filter((t, i) => i > 0 && tokens[i - 1] === first && t === second).length, parameters.pairs);
   }
   return scores;
 }
@@ -76,6 +90,7 @@ const parameters = fc.record({
   weights: fc.tuple(fc.constantFrom(0, 0.5), fc.constantFrom(1, 3), fc.constantFrom(0, 1.5), fc.constantFrom(1, 2)),
   b: fc.tuple(fc.constantFrom(0, 0.5), fc.constantFrom(0, 0.5, 1), fc.constantFrom(0.5), fc.constantFrom(0.3, 0.75, 1)),
   prefix: fc.constantFrom(0, 0.3, 1),
+  pairs: fc.constantFrom(0, 0.5, 1),
   fold: fc.boolean(),
   stopwords: fc.constantFrom(BM25_DEFAULTS.stopwords, LONG_STOPWORDS),
   lead: fc.constantFrom(0, 2, 5, 50),
@@ -153,6 +168,14 @@ describe("createIndex with ranking bm25", () => {
     expect(index.search("zip files")[0]?.id).toBe("a");
     expect(index.search("zi")).toStrictEqual([]);
     expect(index.search("arch")[0]?.id).toBe("a");
+  });
+
+  it("ranks a text where the query words stand together above one where they stand apart", () => {
+    const index = createIndex([
+      readme("apart", "Notes", "Records of every kind, kept for each login."),
+      readme("together", "Notes", "Every login records the user, kept for a while."),
+    ], { ranking: "bm25" });
+    expect(index.search("login records").map((hit) => hit.id)).toStrictEqual(["together", "apart"]);
   });
 
   it("keeps the rule as the default, and refuses an unknown ranking", () => {

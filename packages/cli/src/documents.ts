@@ -124,6 +124,9 @@ function readableJson(source: string): string {
 
 const ATX = /^ {0,3}#{1,6}[ \t]+/;
 const SETEXT_MARKDOWN = /^ {0,3}(=+|-{2,})[ \t]*$/;
+const SETEXT_H2 = /^ {0,3}-{2,}[ \t]*$/;
+/** A list item or a quote: a line under it made of dashes is a thematic break, not an underline. */
+const BLOCK_MARK = /^ {0,3}(?:[-*+>]|\d{1,9}[.)])(?:[ \t]|$)/;
 const SETEXT_RST = /^([=\-~^"'`#*+:.])\1+[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const HTML_HEADING = /^ {0,3}<h([1-6])(?=[\s>])/i;
@@ -256,6 +259,54 @@ export function firstHeading(text: string, rst = false): string | undefined {
     if (title !== undefined && (!rst || next.trim().length >= title.length)) return title;
   }
   return undefined;
+}
+
+/** The most section headings {@link sectionHeadings} keeps of one document. */
+const MAX_SECTION_HEADINGS = 200;
+
+/**
+ * The section headings of a Markdown text (or of an HTML page converted to Markdown), level 2 and
+ * below (`##`…`######`, or a line underlined with `---`), as clean text ({@link cleanHeading}),
+ * in order, at most 200. Code fences and YAML front matter are skipped. The folder server gives them to BM25 as the
+ * document's keywords: a page's headings name what it covers, in fewer words than its text.
+ *
+ * @example
+ * sectionHeadings("# json\n\n## Basic Usage\n\n```\n## not a heading\n```\n\nCommand line\n---");
+ * // => ["Basic Usage", "Command line"]
+ */
+export function sectionHeadings(text: string): string[] {
+  const headings: string[] = [];
+  const lines = text.split("\n");
+  let fence: string | undefined;
+  let start = 0;
+  if (lines[0]?.trim() === "---") {
+    const close = lines.findIndex((line, index) => index > 0 && line.trim() === "---");
+    if (close !== -1) start = close + 1;
+  }
+  for (let index = start; index < lines.length && headings.length < MAX_SECTION_HEADINGS; index += 1) {
+    const line = (lines[index] ?? "").replace(/\r$/, "");
+    const fenceMatch = FENCE.exec(line);
+    if (fenceMatch !== null) {
+      const marker = fenceMatch[1]?.[0] ?? "`";
+      if (fence === undefined) fence = marker;
+      else if (marker === fence) fence = undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    const atx = ATX.exec(line);
+    let heading: string | undefined;
+    if (atx !== null) {
+      if (!atx[0].trimStart().startsWith("##")) continue;
+      heading = stripClosingHashes(line.slice(atx[0].length));
+    } else if (line.trim() !== "" && !BLOCK_MARK.test(line) && SETEXT_H2.test((lines[index + 1] ?? "").replace(/\r$/, ""))) {
+      heading = line;
+      index += 1;
+    }
+    if (heading === undefined) continue;
+    const clean = cleanHeading(heading);
+    if (clean !== "") headings.push(clean);
+  }
+  return headings;
 }
 
 /** The inside of an HTML heading that starts on line `from`, up to its end tag (at most 20 lines on), and its last line. */

@@ -14,7 +14,7 @@ import { realpath, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createIndex, tokenize, type IndexEntry, type IndexRanking, type SearchIndex, type Vocabulary } from "@sbissoli/mcp-search";
-import { decodeUtf8, extractDocument, SUPPORTED_EXTENSIONS } from "./documents.js";
+import { decodeUtf8, extractDocument, sectionHeadings, SUPPORTED_EXTENSIONS } from "./documents.js";
 import { markdownToText } from "./markdown.js";
 import { documentId, readInside, type InsideRead, relativeMessage, resolveInside } from "./paths.js";
 import { openSnapshotCache } from "./snapshot.js";
@@ -280,7 +280,10 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     const { title, text, format } = extractDocument(file.relative, read.source, baseUrl === undefined ? {} : { url: urlOf(file.relative) });
     const id = documentId(file.relative);
     const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), format, bytes: read.size, modified: read.modified };
-    const keywords = options.vocabulary.askedWordsFor(`${title}\n${text}`);
+    const asked = options.vocabulary.askedWordsFor(`${title}\n${text}`);
+    // BM25 reads a Markdown or HTML document's section headings as its keywords: they name what
+    // it covers in few words (measured on the relevance bench, docs/performance.md).
+    const keywords = ranking === "bm25" && (format === "markdown" || format === "html") ? [...asked, ...sectionHeadings(text)] : asked;
     // Markdown and HTML are indexed as plain text: a link's target or a badge's URL is markup, and
     // its words ("https", "svg") would otherwise count in every page that links.
     const plain = format === "markdown" || format === "html" ? markdownToText(text) : text;

@@ -43,7 +43,7 @@ export interface SnapshotCache {
 
 const MAGIC = "mcp-search-snapshot";
 /** Bumped whenever the record format or what the index reads from it changes. */
-const VERSION = 1;
+const VERSION = 2;
 const CHUNK = 1 << 22;
 
 /** Where a record sits in a file. */

@@ -14,7 +14,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createVocabulary } from "@sbissoli/mcp-search";
-import { cleanHeading, extractDocument, isGenericHeading, MAX_TITLE_CHARS } from "../src/documents.js";
+import { cleanHeading, extractDocument, isGenericHeading, MAX_TITLE_CHARS, sectionHeadings } from "../src/documents.js";
 import { openFolder } from "../src/folder.js";
 import { convertHtml, htmlToMarkdown } from "../src/html.js";
 import { markdownToText } from "../src/markdown.js";
@@ -161,6 +161,23 @@ describe("titles", () => {
   });
 });
 
+describe("sectionHeadings", () => {
+  it.each([
+    ["# Title\n\n## Basic Usage\n\ntext\n\n### The `dumps` [call](x.html) ###", ["Basic Usage", "The dumps call"]],
+    ["Command line\n---\n\nOptions\n===", ["Command line"]],
+    ["```\n## not a heading\n```\n~~~\nnot either\n---\n~~~", []],
+    ["---\ntitle: front matter\n---\n## Real", ["Real"]],
+    ["- a list item\n---\n> a quote\n---\n| a |\n| --- |", []],
+  ])("sectionHeadings(%j) is %j", (text, expected) => {
+    expect(sectionHeadings(text)).toStrictEqual(expected);
+  });
+
+  it("reads the headings of a converted HTML page, without its navigation", () => {
+    const page = convertHtml("<nav><h2>Menu</h2></nav><main><h1>json</h1><h2>Basic Usage</h2><p>x</p><h3>Command line</h3></main>");
+    expect(sectionHeadings(page.markdown)).toStrictEqual(["Basic Usage", "Command line"]);
+  });
+});
+
 describe("HTML to Markdown", () => {
   it("keeps a <pre> block's newlines and indentation, as a fenced block with its language", () => {
     const python = "class Brewer:\n    def pour(self, grams):\n        if grams > 0:\n            return grams * 16\n\n        return 0";
@@ -277,6 +294,15 @@ describe("the folder server on prose", () => {
     });
     const found = (await search("kettle")).structuredContent?.["results"] as { id: string }[];
     expect(found.map(({ id }) => id)).toStrictEqual(["doc:kettle.md"]);
+  });
+
+  it("weighs a section heading as the document's keyword under BM25", async () => {
+    const { search } = await serveFiles({
+      "coffee.md": "# Coffee\n\nThe water temperature matters here too.",
+      "tea.md": "# Tea\n\n## Water temperature\n\nSome words about brewing.",
+    });
+    const found = (await search("water temperature")).structuredContent?.["results"] as { id: string }[];
+    expect(found.map(({ id }) => id)).toStrictEqual(["doc:tea.md", "doc:coffee.md"]);
   });
 
   it("shows JSON and YAML snippets as written: their marks are content", async () => {

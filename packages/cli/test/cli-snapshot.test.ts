@@ -41,7 +41,7 @@ describe("openSnapshotCache", () => {
 
   it.each([
     ["foreign", (text: string) => `{"magic":"other"}\n${text.slice(text.indexOf("\n") + 1)}`, /not an mcp-search snapshot/],
-    ["old-version", (text: string) => text.replace('"version":1', '"version":0'), /has version 0, not 1/],
+    ["old-version", (text: string) => text.replace('"version":2', '"version":1'), /has version 1, not 2/],
     ["tampered", (text: string) => text.replace("coado", "cuado"), /trailer does not match/],
     ["truncated", (text: string) => text.slice(0, text.lastIndexOf("{")), /trailer does not match/],
     ["garbage", () => "\u0000\u0001 not json", /snapshot ignored/],
