@@ -176,7 +176,7 @@ export const VARIANTS: readonly Engine[] = [
   variant("best passage only", { leadWeight: 0, passageWeight: 1e6 }),
   variant("no plural folding", { fold: false }),
   variant("no prefixes", { prefix: 0 }),
-  variant("no word pairs", { pairs: 0 }),
+  variant("word pairs × 0.5", { pairs: 0.5 }),
   variant("word pairs × 1", { pairs: 1 }),
   variant("prefix 0.5", { prefix: 0.5 }),
   variant("longer stopword list", { stopwords: LONG_STOPWORDS }),

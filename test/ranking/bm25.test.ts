@@ -170,12 +170,14 @@ describe("createIndex with ranking bm25", () => {
     expect(index.search("arch")[0]?.id).toBe("a");
   });
 
-  it("ranks a text where the query words stand together above one where they stand apart", () => {
-    const index = createIndex([
+  it("with word pairs on (off by default), ranks a text where the query words stand together above one where they stand apart", () => {
+    const list = [
       readme("apart", "Notes", "Records of every kind, kept for each login."),
       readme("together", "Notes", "Every login records the user, kept for a while."),
-    ], { ranking: "bm25" });
-    expect(index.search("login records").map((hit) => hit.id)).toStrictEqual(["together", "apart"]);
+    ];
+    const ranked = (pairs: number) => createBm25Ranking(list, { ...BM25_DEFAULTS, pairs }).search("login records", 10).map((hit) => hit.id);
+    expect(ranked(0.5)).toStrictEqual(["together", "apart"]);
+    expect(ranked(0)).toStrictEqual(["apart", "together"]); // the same words: a tie, kept in collection order
   });
 
   it("keeps the rule as the default, and refuses an unknown ranking", () => {
