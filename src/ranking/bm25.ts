@@ -256,7 +256,7 @@ class View {
     }
     this.postings.prepare();
     const { parameters: { k1, prefix: discount }, postings, coef, live: size, tf, score, listed, touched } = this;
-    const { baseTerms, baseStart, baseEntry, baseData, deltaSorted, deltaSortedTerms, deltaHead, deltaEntry, deltaNext, deltaData, alive } = postings;
+    const { baseTerms, baseStart, baseBytes, deltaSorted, deltaSortedTerms, deltaBytes, deltaEnd, alive } = postings;
     let touchedCount = 0;
     for (const token of tokens) {
       let count = 0;
@@ -265,27 +265,12 @@ class View {
       // sum is the same, bit for bit, as in a fresh build.
       for (let term = range.baseFrom; term < range.baseTo; term++) {
         const factor = baseTerms[term] === token ? 1 : discount;
-        for (let p = baseStart[term]!, last = baseStart[term + 1]!; p < last; p++) {
-          const u = baseEntry[p]!;
-          if (alive[u] === 0) continue;
-          const c = p * FIELDS, k = u * FIELDS;
-          const add = factor * (baseData[c]! * coef[k]! + baseData[c + 1]! * coef[k + 1]! + baseData[c + 2]! * coef[k + 2]! + baseData[c + 3]! * coef[k + 3]!);
-          if (add === 0) continue;
-          if (tf[u] === 0) listed[count++] = u;
-          tf[u]! += add;
-        }
+        count = addRun(baseBytes, baseStart[term]!, baseStart[term + 1]!, factor, alive, coef, tf, listed, count);
       }
       for (let d = range.deltaFrom; d < range.deltaTo; d++) {
         const factor = deltaSortedTerms[d] === token ? 1 : discount;
-        for (let p = deltaHead[deltaSorted[d]!]!; p !== -1; p = deltaNext[p]!) {
-          const u = deltaEntry[p]!;
-          if (alive[u] === 0) continue;
-          const c = p * FIELDS, k = u * FIELDS;
-          const add = factor * (deltaData[c]! * coef[k]! + deltaData[c + 1]! * coef[k + 1]! + deltaData[c + 2]! * coef[k + 2]! + deltaData[c + 3]! * coef[k + 3]!);
-          if (add === 0) continue;
-          if (tf[u] === 0) listed[count++] = u;
-          tf[u]! += add;
-        }
+        const id = deltaSorted[d]!;
+        count = addRun(deltaBytes[id]!, 0, deltaEnd[id]!, factor, alive, coef, tf, listed, count);
       }
       const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
       for (let i = 0; i < count; i++) {
@@ -298,6 +283,56 @@ class View {
     }
     return touchedCount;
   }
+}
+
+/**
+ * Adds `factor × Σ_f count_f × coef(u, f)` to `tf[u]` for each live unit u of the postings in
+ * `bytes[from…to)` (the encoding of ./postings.ts, decoded inline), listing each unit the first
+ * time it gets a non-zero tf; returns the new list length. A text-only posting adds
+ * `factor × (count × coef(u, text))`, the same number, bit for bit, as the full sum with its
+ * zero terms.
+ */
+function addRun(bytes: Uint8Array, from: number, to: number, factor: number, alive: Uint8Array, coef: Float64Array, tf: Float64Array, listed: Int32Array, count: number): number {
+  let u = -1;
+  let p = from;
+  while (p < to) {
+    let byte = bytes[p++]!;
+    let header = byte & 127;
+    for (let scale = 128; byte >= 128; scale *= 128) {
+      byte = bytes[p++]!;
+      header += (byte & 127) * scale;
+    }
+    const code = header % 16;
+    u += (header - code) / 16;
+    const k = u * FIELDS;
+    let add: number;
+    if (code !== 15) {
+      if (alive[u] === 0) continue;
+      add = factor * ((code + 1) * coef[k + 3]!);
+    } else {
+      const mask = bytes[p++]!;
+      let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+      for (let f = 0; f < FIELDS; f++) {
+        if (((mask >> f) & 1) === 0) continue;
+        byte = bytes[p++]!;
+        let value = byte & 127;
+        for (let scale = 128; byte >= 128; scale *= 128) {
+          byte = bytes[p++]!;
+          value += (byte & 127) * scale;
+        }
+        if (f === 0) c0 = value;
+        else if (f === 1) c1 = value;
+        else if (f === 2) c2 = value;
+        else c3 = value;
+      }
+      if (alive[u] === 0) continue;
+      add = factor * (c0 * coef[k]! + c1 * coef[k + 1]! + c2 * coef[k + 2]! + c3 * coef[k + 3]!);
+    }
+    if (add === 0) continue;
+    if (tf[u] === 0) listed[count++] = u;
+    tf[u]! += add;
+  }
+  return count;
 }
 
 /**

@@ -263,26 +263,15 @@ class RuleCore implements RankingCore {
   /** Adds one query token's half points to every entry it covers; returns the touched count. */
   private scoreToken(token: string, touchedCount: number): number {
     const { postings, exact, prefix, score, touched, tokenTouched } = this;
-    const { baseTerms, baseStart, baseEntry, baseData, deltaSorted, deltaSortedTerms, deltaHead, deltaEntry, deltaNext, deltaData, alive } = postings;
+    const { baseTerms, baseStart, baseBytes, deltaSorted, deltaSortedTerms, deltaBytes, deltaEnd, alive } = postings;
     const range = postings.range(token, token.length >= 3, this.range);
     let count = 0;
     for (let t = range.baseFrom; t < range.baseTo; t++) {
-      const flags = baseTerms[t] === token ? exact : prefix;
-      for (let p = baseStart[t]!, end = baseStart[t + 1]!; p < end; p++) {
-        const e = baseEntry[p]!;
-        if (alive[e] === 0) continue;
-        if ((exact[e]! | prefix[e]!) === 0) tokenTouched[count++] = e;
-        flags[e]! |= baseData[p]!;
-      }
+      count = markRun(baseBytes, baseStart[t]!, baseStart[t + 1]!, baseTerms[t] === token ? exact : prefix, alive, exact, prefix, tokenTouched, count);
     }
     for (let d = range.deltaFrom; d < range.deltaTo; d++) {
-      const flags = deltaSortedTerms[d] === token ? exact : prefix;
-      for (let p = deltaHead[deltaSorted[d]!]!; p !== -1; p = deltaNext[p]!) {
-        const e = deltaEntry[p]!;
-        if (alive[e] === 0) continue;
-        if ((exact[e]! | prefix[e]!) === 0) tokenTouched[count++] = e;
-        flags[e]! |= deltaData[p]!;
-      }
+      const id = deltaSorted[d]!;
+      count = markRun(deltaBytes[id]!, 0, deltaEnd[id]!, deltaSortedTerms[d] === token ? exact : prefix, alive, exact, prefix, tokenTouched, count);
     }
     for (let i = 0; i < count; i++) {
       const e = tokenTouched[i]!;
@@ -305,6 +294,40 @@ class RuleCore implements RankingCore {
       if (normalizedTitles[e]!.includes(phrase)) score[e]! += PHRASE_BONUS;
     }
   }
+}
+
+/**
+ * Ors each live entry's field mask from the postings in `bytes[from…to)` (the encoding of
+ * ./postings.ts, width 1, decoded inline) into `flags`, listing in `tokenTouched` each entry the
+ * token reaches for the first time; returns the new list length.
+ */
+function markRun(bytes: Uint8Array, from: number, to: number, flags: Uint8Array, alive: Uint8Array, exact: Uint8Array, prefix: Uint8Array, tokenTouched: Int32Array, count: number): number {
+  let e = -1;
+  let p = from;
+  while (p < to) {
+    let byte = bytes[p++]!;
+    let header = byte & 127;
+    for (let scale = 128; byte >= 128; scale *= 128) {
+      byte = bytes[p++]!;
+      header += (byte & 127) * scale;
+    }
+    const code = header % 16;
+    e += (header - code) / 16;
+    let mask = code + 1;
+    if (code === 15) {
+      p++; // the field-presence byte: width 1, always 1
+      byte = bytes[p++]!;
+      mask = byte & 127;
+      for (let scale = 128; byte >= 128; scale *= 128) {
+        byte = bytes[p++]!;
+        mask += (byte & 127) * scale;
+      }
+    }
+    if (alive[e] === 0) continue;
+    if ((exact[e]! | prefix[e]!) === 0) tokenTouched[count++] = e;
+    flags[e]! |= mask;
+  }
+  return count;
 }
 
 /**
