@@ -39,6 +39,7 @@
  * views have one unit per entry, in the entry's slot; an entry's passages are consecutive slots.
  */
 import type { SearchResult } from "../contract/schemas.js";
+import type { ByteReader, ByteWriter } from "./bytes.js";
 import { Collection, grown, selectTop, type RankedEntry, type RankingCore } from "./entries.js";
 import { normalizeText } from "./normalize.js";
 import { SegmentedPostings, type TermRange } from "./postings.js";
@@ -224,6 +225,29 @@ class View {
     this.owner = owner.slice(0, live);
     this.fresh = false;
     return remap;
+  }
+
+  /** Writes the postings and the field lengths (compact: every unit alive). */
+  save(writer: ByteWriter): void {
+    this.postings.save(writer);
+    writer.int32Array(this.lengths, this.postings.slots * FIELDS);
+  }
+
+  /**
+   * Reads what {@link save} wrote, with `owner` giving each unit's entry slot; the totals and the
+   * live count follow from the lengths. Throws an `Error` when the lengths do not fit the units.
+   */
+  load(reader: ByteReader, owner: (unit: number) => number): void {
+    this.postings.load(reader);
+    const units = this.postings.slots;
+    const lengths = reader.uint32Array();
+    if (lengths.length !== units * FIELDS) throw new Error("a view's field lengths do not match its units");
+    this.lengths = lengths;
+    this.owner = Int32Array.from({ length: units }, (_, unit) => owner(unit));
+    for (let f = 0; f < FIELDS; f++) this.totals[f] = 0;
+    for (let u = 0; u < units; u++) for (let f = 0; f < FIELDS; f++) this.totals[f]! += lengths[u * FIELDS + f]!;
+    this.live = units;
+    this.fresh = false;
   }
 
   /** w_f / norm(u, f) for every unit, from the exact totals and the live count. */
@@ -418,6 +442,54 @@ class Bm25Core implements RankingCore {
       this.passageCount[to] = this.passageCount[slot]!;
       this.textLength[to] = this.textLength[slot]!;
     }
+  }
+
+  settings(): string {
+    return JSON.stringify({ ...this.parameters, stopwords: [...this.parameters.stopwords].sort() });
+  }
+
+  save(writer: ByteWriter): void {
+    const entries = this.whole.postings.slots;
+    this.whole.save(writer);
+    this.lead.save(writer);
+    this.passages.save(writer);
+    writer.int32Array(this.passageCount, entries);
+    writer.int32Array(this.textLength, entries);
+  }
+
+  /**
+   * Reads what {@link save} wrote, checking that the views fit together: one whole and one lead
+   * unit per entry, each entry's passages as many as its text length gives, in a row.
+   */
+  load(reader: ByteReader, titles: readonly string[]): void {
+    const entries = titles.length;
+    this.whole.load(reader, (unit) => unit);
+    this.lead.load(reader, (unit) => unit);
+    const owners: number[] = [];
+    // A passage's owner follows from the passage table, read after the views: set below.
+    this.passages.load(reader, () => -1);
+    const passageCount = reader.int32Array();
+    const textLength = reader.int32Array();
+    if (this.whole.postings.slots !== entries || this.lead.postings.slots !== entries) throw new Error("a view has another number of entries");
+    if (passageCount.length !== entries || textLength.length !== entries) throw new Error("its passage table has another number of entries");
+    const { lead, passage } = this.parameters;
+    const firstPassage = new Int32Array(entries);
+    let next = 0;
+    this.overLead = this.overPassage = 0;
+    for (let e = 0; e < entries; e++) {
+      const length = textLength[e]!;
+      if (length !== this.whole.lengths[e * FIELDS + 3] || passageCount[e] !== passageStarts(length, passage).length) throw new Error("an entry's passages do not match its text length");
+      firstPassage[e] = next;
+      for (let u = next; u < next + passageCount[e]!; u++) owners[u] = e;
+      next += passageCount[e]!;
+      if (length > lead) this.overLead += 1;
+      if (length > passage) this.overPassage += 1;
+    }
+    if (next !== this.passages.postings.slots) throw new Error("its passages do not add up to the passage view's units");
+    this.passages.owner = Int32Array.from(owners);
+    this.firstPassage = firstPassage;
+    this.passageCount = passageCount;
+    this.textLength = textLength;
   }
 
   /** Sums the views into `total`, as the fresh build does; returns how many entries scored. */

@@ -24,6 +24,7 @@
  * reach the size of the base (or 64k postings), so each posting is rewritten a bounded number of
  * times: an update costs its own tokens, amortised.
  */
+import type { ByteReader, ByteWriter } from "./bytes.js";
 
 /** The first index of `sorted` whose term is not below `term` (code-unit order). */
 export function lowerBound(sorted: readonly string[], term: string): number {
@@ -173,16 +174,6 @@ export interface TermRange {
   baseTo: number;
   deltaFrom: number;
   deltaTo: number;
-}
-
-/** The base segment as stored: what a snapshot writes and reads (see ./snapshot.ts). */
-export interface BaseSegment {
-  /** The slots it holds, every one alive. */
-  readonly slots: number;
-  readonly terms: readonly string[];
-  /** Postings of terms[t] are the bytes [start[t], start[t + 1]). */
-  readonly start: Int32Array;
-  readonly bytes: Uint8Array;
 }
 
 /** Postings of entries kept in numbered slots; see the module comment. */
@@ -421,34 +412,48 @@ export class SegmentedPostings {
     this.fillRow = new Int32Array(0);
   }
 
-  /** The base segment, after a compaction has emptied the delta and dropped the dead. */
-  base(): BaseSegment {
-    if (this.deltaLength > 0 || this.dead > 0 || this.filling >= 0) this.compact();
-    return { slots: this.slots, terms: this.baseTerms, start: this.baseStart, bytes: this.baseBytes };
+  /** True when the delta is empty and no slot is dead: the base holds everything. */
+  isCompact(): boolean {
+    return this.deltaLength === 0 && this.dead === 0;
   }
 
   /**
-   * Replaces everything by a stored base segment, after checking it: terms in strictly increasing
-   * code-unit order, runs that tile the bytes, postings that decode, with slots increasing within
-   * a run and below `segment.slots`. Throws an `Error` saying what is wrong.
+   * Writes the base segment: its slot count, terms, run offsets and bytes. Only a compact
+   * segment is written (the collection compacts first, since compaction renumbers slots).
    */
-  restore(segment: BaseSegment): void {
-    const { slots, terms, start, bytes } = segment;
+  save(writer: ByteWriter): void {
+    if (!this.isCompact()) throw new Error("postings: only compact postings are saved");
+    writer.varint(this.slots);
+    writer.strings(this.baseTerms);
+    writer.int32Array(this.baseStart);
+    writer.byteArray(this.baseBytes);
+  }
+
+  /**
+   * Replaces everything by a saved base segment, after checking it: terms in strictly increasing
+   * code-unit order, runs that tile the bytes, postings that decode, with slots increasing within
+   * a run and below the slot count. Throws an `Error` saying what is wrong.
+   */
+  load(reader: ByteReader): void {
+    const slots = reader.varint();
+    const terms = reader.strings();
+    const start = reader.int32Array();
+    const bytes = reader.byteArray();
     if (start.length !== terms.length + 1 || start[0] !== 0 || start[terms.length] !== bytes.length) throw new Error("its term table does not tile its postings");
     const postingsOf = new Int32Array(slots);
-    const reader = new PostingReader(this.width);
+    const posting = new PostingReader(this.width);
     let postings = 0;
     for (let t = 0; t < terms.length; t++) {
       if (t > 0 && !((terms[t - 1] as string) < (terms[t] as string))) throw new Error("its terms are not in order");
       if (start[t + 1]! <= start[t]!) throw new Error("a term has no postings");
-      reader.reset(bytes, start[t]!, start[t + 1]!);
-      while (reader.next()) {
-        if (reader.slot >= slots) throw new Error("a posting names a slot past the end");
-        postingsOf[reader.slot]! += 1;
+      posting.reset(bytes, start[t]!, start[t + 1]!);
+      while (posting.next()) {
+        if (posting.slot >= slots) throw new Error("a posting names a slot past the end");
+        postingsOf[posting.slot]! += 1;
         postings++;
       }
     }
-    this.baseTerms = terms.slice();
+    this.baseTerms = terms;
     this.baseStart = start;
     this.baseBytes = bytes;
     this.basePostings = postings;
