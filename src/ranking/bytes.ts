@@ -10,6 +10,8 @@
  */
 
 const encoder = new TextEncoder();
+/** True on a little-endian machine (nearly all): typed arrays are then copied, not read value by value. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** Appends values to a buffer that doubles as it fills. */
@@ -159,6 +161,7 @@ export class ByteReader {
 
   int32Array(): Int32Array {
     const length = this.count(4);
+    if (LITTLE_ENDIAN) return new Int32Array(this.copy(length * 4));
     const values = new Int32Array(length);
     for (let i = 0; i < length; i++) values[i] = this.view.getInt32(this.take(4), true);
     return values;
@@ -166,9 +169,16 @@ export class ByteReader {
 
   uint32Array(): Uint32Array {
     const length = this.count(4);
+    if (LITTLE_ENDIAN) return new Uint32Array(this.copy(length * 4));
     const values = new Uint32Array(length);
     for (let i = 0; i < length; i++) values[i] = this.view.getUint32(this.take(4), true);
     return values;
+  }
+
+  /** The next `length` bytes, copied into a buffer of their own (aligned for any typed array). */
+  private copy(length: number): ArrayBuffer {
+    const at = this.take(length);
+    return this.bytes.slice(at, at + length).buffer;
   }
 
   float64Array(): Float64Array {

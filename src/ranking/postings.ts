@@ -105,9 +105,56 @@ function writePosting(bytes: Uint8Array, at: number, gap: number, values: Uint16
 }
 
 /**
+ * Checks that `bytes[from…to)` is a run of well-formed postings of `width` values, with slots
+ * increasing and below `postingsOf.length`, and counts each slot's postings into `postingsOf`;
+ * returns how many postings. Throws an `Error` saying what is wrong. Decodes inline, as the
+ * scoring loops do: a snapshot's load is mostly this loop.
+ */
+function checkRun(bytes: Uint8Array, from: number, to: number, width: number, postingsOf: Int32Array): number {
+  const slots = postingsOf.length;
+  let slot = -1;
+  let count = 0;
+  let at = from;
+  while (at < to) {
+    let byte = bytes[at++]!;
+    let header = byte & 127;
+    for (let scale = 128; byte >= 128; scale *= 128) {
+      if (at >= to || scale > 2 ** 42) throw new Error("a posting is cut short");
+      byte = bytes[at++]!;
+      header += (byte & 127) * scale;
+    }
+    const code = header % 16;
+    const gap = (header - code) / 16;
+    if (gap < 1) throw new Error("a posting repeats or goes back in its run");
+    slot += gap;
+    if (slot >= slots) throw new Error("a posting names a slot past the end");
+    if (code === EXPLICIT) {
+      if (at >= to) throw new Error("a posting is cut short");
+      const mask = bytes[at++]!;
+      if (mask === 0 || mask >= 1 << width) throw new Error("a posting has a malformed field mask");
+      for (let f = 0; f < width; f++) {
+        if (((mask >> f) & 1) === 0) continue;
+        let value = 0;
+        let scale = 1;
+        do {
+          if (at >= to || scale > 2 ** 21) throw new Error("a posting is cut short");
+          byte = bytes[at++]!;
+          value += (byte & 127) * scale;
+          scale *= 128;
+        } while (byte >= 128);
+        if (value < 1 || value > 65535) throw new Error("a posting holds a value out of range");
+      }
+    }
+    postingsOf[slot]! += 1;
+    count++;
+  }
+  return count;
+}
+
+/**
  * Reads the postings in `bytes[from…to)` one at a time: after {@link PostingReader.next} returns
- * true, `slot` and `values` hold the posting. Used by compaction and the snapshot check; the
- * scoring loops decode inline, the same way.
+ * true, `slot` and `values` hold the posting. Used by compaction; the scoring loops and the
+ * snapshot check decode inline, the same way.
  */
 export class PostingReader {
   slot = -1;
@@ -204,6 +251,8 @@ export class SegmentedPostings {
   private pending: number[] = [];
   private postingsOf: Int32Array = new Int32Array(0);
   private dead = 0;
+  /** Slots removed since the last compaction (an entry with no token has no postings to count). */
+  private removed = 0;
   // The slot being filled: its terms (delta ids) in first-seen order, their values, and per
   // delta id its row in them plus one (0 for none).
   private filling = -1;
@@ -286,6 +335,7 @@ export class SegmentedPostings {
     if (slot === this.filling) this.flush();
     this.alive[slot] = 0;
     this.dead += this.postingsOf[slot] as number;
+    this.removed += 1;
   }
 
   /** True when the delta and the dead postings are worth a compaction. */
@@ -395,6 +445,7 @@ export class SegmentedPostings {
     this.alive = new Uint8Array(live).fill(1);
     this.slots = live;
     this.dead = 0;
+    this.removed = 0;
     this.clearDelta();
     return remap;
   }
@@ -412,9 +463,9 @@ export class SegmentedPostings {
     this.fillRow = new Int32Array(0);
   }
 
-  /** True when the delta is empty and no slot is dead: the base holds everything. */
+  /** True when the delta is empty and no slot was removed: the base holds everything. */
   isCompact(): boolean {
-    return this.deltaLength === 0 && this.dead === 0;
+    return this.deltaLength === 0 && this.removed === 0;
   }
 
   /**
@@ -441,17 +492,11 @@ export class SegmentedPostings {
     const bytes = reader.byteArray();
     if (start.length !== terms.length + 1 || start[0] !== 0 || start[terms.length] !== bytes.length) throw new Error("its term table does not tile its postings");
     const postingsOf = new Int32Array(slots);
-    const posting = new PostingReader(this.width);
     let postings = 0;
     for (let t = 0; t < terms.length; t++) {
       if (t > 0 && !((terms[t - 1] as string) < (terms[t] as string))) throw new Error("its terms are not in order");
       if (start[t + 1]! <= start[t]!) throw new Error("a term has no postings");
-      posting.reset(bytes, start[t]!, start[t + 1]!);
-      while (posting.next()) {
-        if (posting.slot >= slots) throw new Error("a posting names a slot past the end");
-        postingsOf[posting.slot]! += 1;
-        postings++;
-      }
+      postings += checkRun(bytes, start[t]!, start[t + 1]!, this.width, postingsOf);
     }
     this.baseTerms = terms;
     this.baseStart = start;
@@ -461,6 +506,7 @@ export class SegmentedPostings {
     this.alive = new Uint8Array(slots).fill(1);
     this.slots = slots;
     this.dead = 0;
+    this.removed = 0;
     this.filling = -1;
     this.fillTerms.length = 0;
     this.clearDelta();
