@@ -30,7 +30,7 @@ export type {
 } from "./contract/schemas.js";
 
 // Ranking
-export { DEFAULT_LIMIT, createIndex, normalizeText, rankEntries, tokenize } from "./ranking/create-index.js";
+export { DEFAULT_LIMIT, createIndex, loadIndex, normalizeText, rankEntries, tokenize } from "./ranking/create-index.js";
 export type { IndexEntry, IndexOptions, IndexRanking, SearchIndex, SearchOptions } from "./ranking/create-index.js";
 
 // Vocabulary

@@ -45,6 +45,7 @@
  * views have one unit per entry, in the entry's slot; an entry's passages are consecutive slots.
  */
 import type { SearchResult } from "../contract/schemas.js";
+import type { ByteReader, ByteWriter } from "./bytes.js";
 import { Collection, grown, selectTop, type RankedEntry, type RankingCore } from "./entries.js";
 import { normalizeText } from "./normalize.js";
 import { SegmentedPostings, type TermRange } from "./postings.js";
@@ -264,6 +265,29 @@ class View {
     return remap;
   }
 
+  /** Writes the postings and the field lengths (compact: every unit alive). */
+  save(writer: ByteWriter): void {
+    this.postings.save(writer);
+    writer.int32Array(this.lengths, this.postings.slots * FIELDS);
+  }
+
+  /**
+   * Reads what {@link save} wrote, with `owner` giving each unit's entry slot; the totals and the
+   * live count follow from the lengths. Throws an `Error` when the lengths do not fit the units.
+   */
+  load(reader: ByteReader, owner: (unit: number) => number): void {
+    this.postings.load(reader);
+    const units = this.postings.slots;
+    const lengths = reader.uint32Array();
+    if (lengths.length !== units * FIELDS) throw new Error("a view's field lengths do not match its units");
+    this.lengths = lengths;
+    this.owner = Int32Array.from({ length: units }, (_, unit) => owner(unit));
+    for (let f = 0; f < FIELDS; f++) this.totals[f] = 0;
+    for (let u = 0; u < units; u++) for (let f = 0; f < FIELDS; f++) this.totals[f]! += lengths[u * FIELDS + f]!;
+    this.live = units;
+    this.fresh = false;
+  }
+
   /** w_f / norm(u, f) for every unit, from the exact totals and the live count. */
   private refresh(): void {
     const units = this.postings.slots;
@@ -294,7 +318,7 @@ class View {
     }
     this.postings.prepare();
     const { parameters: { k1, prefix: discount }, postings, coef, live: size, tf, score, listed, touched } = this;
-    const { baseTerms, baseStart, baseEntry, baseData, deltaSorted, deltaSortedTerms, deltaHead, deltaEntry, deltaNext, deltaData, alive } = postings;
+    const { baseTerms, baseStart, baseBytes, deltaSorted, deltaSortedTerms, deltaBytes, deltaEnd, alive } = postings;
     let touchedCount = 0;
     for (const { term: token, weight, prefixes } of terms) {
       let count = 0;
@@ -303,27 +327,12 @@ class View {
       // sum is the same, bit for bit, as in a fresh build.
       for (let term = range.baseFrom; term < range.baseTo; term++) {
         const factor = baseTerms[term] === token ? 1 : discount;
-        for (let p = baseStart[term]!, last = baseStart[term + 1]!; p < last; p++) {
-          const u = baseEntry[p]!;
-          if (alive[u] === 0) continue;
-          const c = p * FIELDS, k = u * FIELDS;
-          const add = factor * (baseData[c]! * coef[k]! + baseData[c + 1]! * coef[k + 1]! + baseData[c + 2]! * coef[k + 2]! + baseData[c + 3]! * coef[k + 3]!);
-          if (add === 0) continue;
-          if (tf[u] === 0) listed[count++] = u;
-          tf[u]! += add;
-        }
+        count = addRun(baseBytes, baseStart[term]!, baseStart[term + 1]!, factor, alive, coef, tf, listed, count);
       }
       for (let d = range.deltaFrom; d < range.deltaTo; d++) {
         const factor = deltaSortedTerms[d] === token ? 1 : discount;
-        for (let p = deltaHead[deltaSorted[d]!]!; p !== -1; p = deltaNext[p]!) {
-          const u = deltaEntry[p]!;
-          if (alive[u] === 0) continue;
-          const c = p * FIELDS, k = u * FIELDS;
-          const add = factor * (deltaData[c]! * coef[k]! + deltaData[c + 1]! * coef[k + 1]! + deltaData[c + 2]! * coef[k + 2]! + deltaData[c + 3]! * coef[k + 3]!);
-          if (add === 0) continue;
-          if (tf[u] === 0) listed[count++] = u;
-          tf[u]! += add;
-        }
+        const id = deltaSorted[d]!;
+        count = addRun(deltaBytes[id]!, 0, deltaEnd[id]!, factor, alive, coef, tf, listed, count);
       }
       const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
       for (let i = 0; i < count; i++) {
@@ -336,6 +345,56 @@ class View {
     }
     return touchedCount;
   }
+}
+
+/**
+ * Adds `factor × Σ_f count_f × coef(u, f)` to `tf[u]` for each live unit u of the postings in
+ * `bytes[from…to)` (the encoding of ./postings.ts, decoded inline), listing each unit the first
+ * time it gets a non-zero tf; returns the new list length. A text-only posting adds
+ * `factor × (count × coef(u, text))`, the same number, bit for bit, as the full sum with its
+ * zero terms.
+ */
+function addRun(bytes: Uint8Array, from: number, to: number, factor: number, alive: Uint8Array, coef: Float64Array, tf: Float64Array, listed: Int32Array, count: number): number {
+  let u = -1;
+  let p = from;
+  while (p < to) {
+    let byte = bytes[p++]!;
+    let header = byte & 127;
+    for (let scale = 128; byte >= 128; scale *= 128) {
+      byte = bytes[p++]!;
+      header += (byte & 127) * scale;
+    }
+    const code = header % 16;
+    u += (header - code) / 16;
+    const k = u * FIELDS;
+    let add: number;
+    if (code !== 15) {
+      if (alive[u] === 0) continue;
+      add = factor * ((code + 1) * coef[k + 3]!);
+    } else {
+      const mask = bytes[p++]!;
+      let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+      for (let f = 0; f < FIELDS; f++) {
+        if (((mask >> f) & 1) === 0) continue;
+        byte = bytes[p++]!;
+        let value = byte & 127;
+        for (let scale = 128; byte >= 128; scale *= 128) {
+          byte = bytes[p++]!;
+          value += (byte & 127) * scale;
+        }
+        if (f === 0) c0 = value;
+        else if (f === 1) c1 = value;
+        else if (f === 2) c2 = value;
+        else c3 = value;
+      }
+      if (alive[u] === 0) continue;
+      add = factor * (c0 * coef[k]! + c1 * coef[k + 1]! + c2 * coef[k + 2]! + c3 * coef[k + 3]!);
+    }
+    if (add === 0) continue;
+    if (tf[u] === 0) listed[count++] = u;
+    tf[u]! += add;
+  }
+  return count;
 }
 
 /**
@@ -421,6 +480,54 @@ class Bm25Core implements RankingCore {
       this.passageCount[to] = this.passageCount[slot]!;
       this.textLength[to] = this.textLength[slot]!;
     }
+  }
+
+  settings(): string {
+    return JSON.stringify({ ...this.parameters, stopwords: [...this.parameters.stopwords].sort() });
+  }
+
+  save(writer: ByteWriter): void {
+    const entries = this.whole.postings.slots;
+    this.whole.save(writer);
+    this.lead.save(writer);
+    this.passages.save(writer);
+    writer.int32Array(this.passageCount, entries);
+    writer.int32Array(this.textLength, entries);
+  }
+
+  /**
+   * Reads what {@link save} wrote, checking that the views fit together: one whole and one lead
+   * unit per entry, each entry's passages as many as its text length gives, in a row.
+   */
+  load(reader: ByteReader, titles: readonly string[]): void {
+    const entries = titles.length;
+    this.whole.load(reader, (unit) => unit);
+    this.lead.load(reader, (unit) => unit);
+    const owners: number[] = [];
+    // A passage's owner follows from the passage table, read after the views: set below.
+    this.passages.load(reader, () => -1);
+    const passageCount = reader.int32Array();
+    const textLength = reader.int32Array();
+    if (this.whole.postings.slots !== entries || this.lead.postings.slots !== entries) throw new Error("a view has another number of entries");
+    if (passageCount.length !== entries || textLength.length !== entries) throw new Error("its passage table has another number of entries");
+    const { lead, passage } = this.parameters;
+    const firstPassage = new Int32Array(entries);
+    let next = 0;
+    this.overLead = this.overPassage = 0;
+    for (let e = 0; e < entries; e++) {
+      const length = textLength[e]!;
+      if (length !== this.whole.lengths[e * FIELDS + 3] || passageCount[e] !== passageStarts(length, passage).length) throw new Error("an entry's passages do not match its text length");
+      firstPassage[e] = next;
+      for (let u = next; u < next + passageCount[e]!; u++) owners[u] = e;
+      next += passageCount[e]!;
+      if (length > lead) this.overLead += 1;
+      if (length > passage) this.overPassage += 1;
+    }
+    if (next !== this.passages.postings.slots) throw new Error("its passages do not add up to the passage view's units");
+    this.passages.owner = Int32Array.from(owners);
+    this.firstPassage = firstPassage;
+    this.passageCount = passageCount;
+    this.textLength = textLength;
   }
 
   /** Sums the views into `total`, as the fresh build does; returns how many entries scored. */

@@ -12,6 +12,7 @@
 import type { SearchResult } from "../contract/schemas.js";
 import { describeReceived } from "../contract/received.js";
 import { McpSearchError } from "../errors.js";
+import type { ByteReader, ByteWriter } from "./bytes.js";
 import type { SegmentedPostings } from "./postings.js";
 import { createResolver } from "./resolve.js";
 
@@ -62,6 +63,15 @@ export interface RankingCore {
   remap(remap: Int32Array, live: number): void;
   /** Scores the live slots: the `limit` best, best first, ties by `order` (lower first). */
   search(query: string, limit: number, order: Float64Array, size: number): number[];
+  /** What its scores depend on besides the entries (parameters, word lists), as one string. */
+  settings(): string;
+  /** Writes what it keeps, compact (the collection compacted it just before). */
+  save(writer: ByteWriter): void;
+  /**
+   * Reads what {@link save} wrote for the collection's `titles`, one per slot, checking that it
+   * fits them; throws an `Error` saying what does not.
+   */
+  load(reader: ByteReader, titles: readonly string[]): void;
 }
 
 /** The entry-level operations of an index, checked; see the module comment for the tie order. */
@@ -147,6 +157,61 @@ export class Collection {
       this.resolver = createResolver(ids, urls);
     }
     return this.resolver(ref);
+  }
+
+  /** What the core's scores depend on: see {@link RankingCore.settings}. */
+  settings(): string {
+    return this.core.settings();
+  }
+
+  /**
+   * Writes the entries (ids, titles, urls, places) and the core, after a compaction when the
+   * postings are not compact, so that slots are numbered 0…size-1.
+   */
+  save(writer: ByteWriter): void {
+    if (!this.core.postings.isCompact()) this.compact();
+    const size = this.core.postings.slots;
+    writer.strings(this.ids.slice(0, size));
+    writer.strings(this.titles.slice(0, size));
+    writer.strings(this.urls.slice(0, size));
+    writer.float64Array(this.order, size);
+    writer.varint(this.nextPlace);
+    this.core.save(writer);
+  }
+
+  /**
+   * Reads what {@link save} wrote into this empty collection, checking it: as many titles, urls
+   * and places as ids, ids unique and not empty, places distinct whole numbers below the next
+   * place. Throws an `Error` saying what is wrong.
+   */
+  load(reader: ByteReader): void {
+    const ids = reader.strings();
+    const titles = reader.strings();
+    const urls = reader.strings();
+    const order = reader.float64Array();
+    const nextPlace = reader.varint();
+    const size = ids.length;
+    if (titles.length !== size || urls.length !== size || order.length !== size) throw new Error("its entries' fields differ in number");
+    const slotOf = new Map<string, number>();
+    const places = new Set<number>();
+    ids.forEach((id, slot) => {
+      if (id === "") throw new Error("an entry has an empty id");
+      if (slotOf.has(id)) throw new Error(`the id ${JSON.stringify(id)} appears twice`);
+      slotOf.set(id, slot);
+      const place = order[slot] as number;
+      if (!Number.isInteger(place) || place < 0 || place >= nextPlace || places.has(place)) throw new Error("an entry's place in the tie order is out of range or taken twice");
+      places.add(place);
+    });
+    this.core.load(reader, titles);
+    if (this.core.postings.slots !== size) throw new Error("its postings cover another number of entries");
+    this.ids = ids;
+    this.titles = titles;
+    this.urls = urls;
+    this.order = order;
+    this.nextPlace = nextPlace;
+    this.slotOf.clear();
+    for (const [id, slot] of slotOf) this.slotOf.set(id, slot);
+    this.resolver = undefined;
   }
 
   private place(entry: RankedEntry, place: number): void {

@@ -1,20 +1,30 @@
 /**
  * Private helper of both rankings: postings that can change one entry at a time, in two segments,
- * as a log-structured index keeps them.
+ * as a log-structured index keeps them, each posting packed in a few bytes.
  *
  * - The base segment is compressed sparse rows over a term dictionary sorted by code unit: one
- *   term is a binary search, a prefix is a range, a term's postings are one contiguous run.
- * - The delta segment takes every entry added since the last compaction: postings appended to
- *   flat typed arrays and chained per term, with its own small sorted dictionary, kept up to date
- *   lazily (new terms are sorted and merged in on the next search).
+ *   term is a binary search, a prefix is a range, a term's postings are one contiguous run of
+ *   bytes.
+ * - The delta segment takes every entry added since the last compaction: one growing run of bytes
+ *   per term, with its own small sorted dictionary, kept up to date lazily (new terms are sorted
+ *   and merged in on the next search). The postings of the slot being filled wait in a scratch
+ *   table until the slot is done (the next `open`, search or compaction).
  * - Removing an entry only clears its slot's `alive` flag; searches skip dead postings.
+ *
+ * A posting holds `width` 16-bit values (the rule's field mask, width 1; BM25's per-field counts,
+ * width 4) and is stored as a varint header `gap × 16 + code`, where `gap` is its slot minus the
+ * previous posting's slot in the run (the first counts from -1), then:
+ * - `code` 0–14: every value is 0 but the last, which is `code + 1` (BM25: a word seen 1 to 15
+ *   times in the text only, nine postings in ten; the rule: any field mask);
+ * - `code` 15: a byte whose bit f says value f is not 0, then those values as varints.
+ * Varints are little-endian base 128. A posting takes 1 to 3 bytes where it took 6 to 12.
  *
  * {@link SegmentedPostings.compact} merges the delta into the base and drops the dead postings,
  * renumbering slots in their old order. It runs when the delta and the dead postings together
  * reach the size of the base (or 64k postings), so each posting is rewritten a bounded number of
- * times: an update costs its own tokens, amortised. A posting holds `width` 16-bit values: the
- * rule's field mask (width 1), or BM25's per-field counts (width 4).
+ * times: an update costs its own tokens, amortised.
  */
+import type { ByteReader, ByteWriter } from "./bytes.js";
 
 /** The first index of `sorted` whose term is not below `term` (code-unit order). */
 export function lowerBound(sorted: readonly string[], term: string): number {
@@ -41,6 +51,11 @@ export function setMinCompaction(postings: number): number {
   return previous;
 }
 
+/** The most bytes one posting takes: a header of up to 8 bytes, a mask, 4 values of 3 bytes. */
+const MAX_POSTING_BYTES = 21;
+/** The header code that says the values follow (see the module comment). */
+const EXPLICIT = 15;
+
 function grownInt32(array: Int32Array, needed: number): Int32Array {
   if (needed <= array.length) return array;
   const next = new Int32Array(Math.max(needed, array.length * 2, 16));
@@ -55,11 +70,149 @@ function grownUint16(array: Uint16Array, needed: number): Uint16Array {
   return next;
 }
 
-function grownUint8(array: Uint8Array, needed: number): Uint8Array {
+function grownUint8(array: Uint8Array, needed: number, least = 16): Uint8Array {
   if (needed <= array.length) return array;
-  const next = new Uint8Array(Math.max(needed, array.length * 2, 16));
+  const next = new Uint8Array(Math.max(needed, array.length * 2, least));
   next.set(array);
   return next;
+}
+
+/** Writes `value` (a non-negative integer below 2^53) as a varint at `at`; returns the next byte. */
+function writeVarint(bytes: Uint8Array, at: number, value: number): number {
+  while (value >= 128) {
+    bytes[at++] = (value % 128) | 128;
+    value = Math.floor(value / 128);
+  }
+  bytes[at++] = value;
+  return at;
+}
+
+/**
+ * Encodes one posting (`gap` from the previous slot of its run, `values[from…from + width)`) at
+ * `at`, which must have {@link MAX_POSTING_BYTES} free; returns the next byte.
+ */
+function writePosting(bytes: Uint8Array, at: number, gap: number, values: Uint16Array, from: number, width: number): number {
+  const last = values[from + width - 1] as number;
+  let simple = last >= 1 && last <= EXPLICIT;
+  for (let f = 0; simple && f < width - 1; f++) simple = values[from + f] === 0;
+  if (simple) return writeVarint(bytes, at, gap * 16 + last - 1);
+  at = writeVarint(bytes, at, gap * 16 + EXPLICIT);
+  let mask = 0;
+  for (let f = 0; f < width; f++) if (values[from + f] !== 0) mask |= 1 << f;
+  bytes[at++] = mask;
+  for (let f = 0; f < width; f++) if (values[from + f] !== 0) at = writeVarint(bytes, at, values[from + f] as number);
+  return at;
+}
+
+/**
+ * Checks that `bytes[from…to)` is a run of well-formed postings of `width` values, with slots
+ * increasing and below `postingsOf.length`, and counts each slot's postings into `postingsOf`;
+ * returns how many postings. Throws an `Error` saying what is wrong. Decodes inline, as the
+ * scoring loops do: a snapshot's load is mostly this loop.
+ */
+function checkRun(bytes: Uint8Array, from: number, to: number, width: number, postingsOf: Int32Array): number {
+  const slots = postingsOf.length;
+  let slot = -1;
+  let count = 0;
+  let at = from;
+  while (at < to) {
+    let byte = bytes[at++]!;
+    let header = byte & 127;
+    for (let scale = 128; byte >= 128; scale *= 128) {
+      if (at >= to || scale > 2 ** 42) throw new Error("a posting is cut short");
+      byte = bytes[at++]!;
+      header += (byte & 127) * scale;
+    }
+    const code = header % 16;
+    const gap = (header - code) / 16;
+    if (gap < 1) throw new Error("a posting repeats or goes back in its run");
+    slot += gap;
+    if (slot >= slots) throw new Error("a posting names a slot past the end");
+    if (code === EXPLICIT) {
+      if (at >= to) throw new Error("a posting is cut short");
+      const mask = bytes[at++]!;
+      if (mask === 0 || mask >= 1 << width) throw new Error("a posting has a malformed field mask");
+      for (let f = 0; f < width; f++) {
+        if (((mask >> f) & 1) === 0) continue;
+        let value = 0;
+        let scale = 1;
+        do {
+          if (at >= to || scale > 2 ** 21) throw new Error("a posting is cut short");
+          byte = bytes[at++]!;
+          value += (byte & 127) * scale;
+          scale *= 128;
+        } while (byte >= 128);
+        if (value < 1 || value > 65535) throw new Error("a posting holds a value out of range");
+      }
+    }
+    postingsOf[slot]! += 1;
+    count++;
+  }
+  return count;
+}
+
+/**
+ * Reads the postings in `bytes[from…to)` one at a time: after {@link PostingReader.next} returns
+ * true, `slot` and `values` hold the posting. Used by compaction; the scoring loops and the
+ * snapshot check decode inline, the same way.
+ */
+export class PostingReader {
+  slot = -1;
+  readonly values: Uint16Array;
+  private at = 0;
+  private to = 0;
+  private bytes: Uint8Array = new Uint8Array(0);
+
+  constructor(readonly width: number) {
+    this.values = new Uint16Array(width);
+  }
+
+  /** Starts reading a run. */
+  reset(bytes: Uint8Array, from: number, to: number): this {
+    this.bytes = bytes;
+    this.at = from;
+    this.to = to;
+    this.slot = -1;
+    return this;
+  }
+
+  /** Reads the next posting; false at the end of the run. Throws on bytes that are not postings. */
+  next(): boolean {
+    const { bytes, width, values } = this;
+    if (this.at >= this.to) return false;
+    const header = this.varint();
+    const code = header % 16;
+    const gap = (header - code) / 16;
+    if (gap < 1) throw new Error("a posting repeats or goes back in its run");
+    this.slot += gap;
+    values.fill(0);
+    if (code !== EXPLICIT) values[width - 1] = code + 1;
+    else {
+      if (this.at >= this.to) throw new Error("a posting is cut short");
+      const mask = bytes[this.at++] as number;
+      if (mask === 0 || mask >= 1 << width) throw new Error("a posting has a malformed field mask");
+      for (let f = 0; f < width; f++) {
+        if ((mask >> f) & 1) {
+          const value = this.varint();
+          if (value < 1 || value > 65535) throw new Error("a posting holds a value out of range");
+          values[f] = value;
+        }
+      }
+    }
+    return true;
+  }
+
+  private varint(): number {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      if (this.at >= this.to || scale > 2 ** 49) throw new Error("a posting is cut short");
+      const byte = this.bytes[this.at++] as number;
+      value += (byte & 127) * scale;
+      if (byte < 128) return value;
+      scale *= 128;
+    }
+  }
 }
 
 /** Where one query token's matches sit in both segments (see {@link SegmentedPostings.range}). */
@@ -72,20 +225,20 @@ export interface TermRange {
 
 /** Postings of entries kept in numbered slots; see the module comment. */
 export class SegmentedPostings {
-  // Base segment: CSR. Postings of baseTerms[t] are [baseStart[t], baseStart[t + 1]).
+  // Base segment: CSR. Postings of baseTerms[t] are the bytes [baseStart[t], baseStart[t + 1]).
   baseTerms: string[] = [];
   baseStart: Int32Array = new Int32Array(1);
-  baseEntry: Int32Array = new Int32Array(0);
-  baseData: Uint16Array = new Uint16Array(0);
-  // Delta segment: per term (by delta id) the last posting, chained backwards through deltaNext.
+  baseBytes: Uint8Array = new Uint8Array(0);
+  /** How many postings the base holds, dead ones included. */
+  basePostings = 0;
+  // Delta segment: per term (by delta id) its own run of bytes, deltaEnd[id] of them used.
   deltaTerms: string[] = [];
-  deltaHead: number[] = [];
+  deltaBytes: Uint8Array[] = [];
+  deltaEnd: number[] = [];
   /** Delta term ids in term order; `pending` holds those not merged in yet. */
   deltaSorted: number[] = [];
   deltaSortedTerms: string[] = [];
-  deltaEntry: Int32Array = new Int32Array(0);
-  deltaNext: Int32Array = new Int32Array(0);
-  deltaData: Uint16Array = new Uint16Array(0);
+  /** How many postings the delta holds, the slot being filled included. */
   deltaLength = 0;
   /** 1 for a slot that holds an entry, 0 for a free or removed one. */
   alive: Uint8Array = new Uint8Array(0);
@@ -93,78 +246,107 @@ export class SegmentedPostings {
   slots = 0;
 
   private readonly deltaIds = new Map<string, number>();
-  private readonly deltaLast: number[] = [];
+  /** Per delta term: the last slot written to its run (-1 before any). */
+  private deltaLast: number[] = [];
   private pending: number[] = [];
   private postingsOf: Int32Array = new Int32Array(0);
   private dead = 0;
+  /** Slots removed since the last compaction (an entry with no token has no postings to count). */
+  private removed = 0;
+  // The slot being filled: its terms (delta ids) in first-seen order, their values, and per
+  // delta id its row in them plus one (0 for none).
+  private filling = -1;
+  private fillTerms: number[] = [];
+  private fillValues: Uint16Array = new Uint16Array(0);
+  private fillRow: Int32Array = new Int32Array(0);
 
   constructor(readonly width: number) {}
 
   /** A new slot, alive, after every slot handed out so far. */
   open(): number {
+    this.flush();
     const slot = this.slots++;
     this.alive = grownUint8(this.alive, this.slots);
     this.postingsOf = grownInt32(this.postingsOf, this.slots);
     this.alive[slot] = 1;
     this.postingsOf[slot] = 0;
+    this.filling = slot;
     return slot;
   }
 
   /** Adds `amount` to value `field` of the posting (term, slot); values saturate at 65535. */
   add(term: string, slot: number, field: number, amount: number): void {
     const at = this.posting(term, slot) * this.width + field;
-    const value = (this.deltaData[at] as number) + amount;
-    this.deltaData[at] = value > 65535 ? 65535 : value;
+    const value = (this.fillValues[at] as number) + amount;
+    this.fillValues[at] = value > 65535 ? 65535 : value;
   }
 
   /** Ors `bits` into the first value of the posting (term, slot): the rule's field mask. */
   mark(term: string, slot: number, bits: number): void {
     const at = this.posting(term, slot) * this.width;
-    this.deltaData[at] = (this.deltaData[at] as number) | bits;
+    this.fillValues[at] = (this.fillValues[at] as number) | bits;
   }
 
-  /**
-   * The posting (term, slot), created when new. All the postings of one slot are made before the
-   * next slot's (the slot just opened), so a repeat finds its posting at the head of the chain.
-   */
+  /** The row of the posting (term, slot) in the scratch table, created when new. */
   private posting(term: string, slot: number): number {
+    if (slot !== this.filling) throw new Error(`postings: slot ${slot} is not the one being filled`);
     let id = this.deltaIds.get(term);
     if (id === undefined) {
       id = this.deltaTerms.length;
       this.deltaIds.set(term, id);
       this.deltaTerms.push(term);
-      this.deltaHead.push(-1);
+      this.deltaBytes.push(new Uint8Array(0));
+      this.deltaEnd.push(0);
       this.deltaLast.push(-1);
       this.pending.push(id);
+      this.fillRow = grownInt32(this.fillRow, id + 1);
     }
-    if (this.deltaLast[id] === slot) return this.deltaHead[id] as number;
-    const posting = this.deltaLength++;
-    this.deltaEntry = grownInt32(this.deltaEntry, this.deltaLength);
-    this.deltaNext = grownInt32(this.deltaNext, this.deltaLength);
-    this.deltaData = grownUint16(this.deltaData, this.deltaLength * this.width);
-    this.deltaEntry[posting] = slot;
-    this.deltaNext[posting] = this.deltaHead[id] as number;
-    // deltaData past deltaLength is still zero: the delta only grows until a compaction resets it.
-    this.deltaHead[id] = posting;
-    this.deltaLast[id] = slot;
+    const row = this.fillRow[id] as number;
+    if (row > 0) return row - 1;
+    const fresh = this.fillTerms.length;
+    this.fillTerms.push(id);
+    this.fillRow[id] = fresh + 1;
+    this.fillValues = grownUint16(this.fillValues, (fresh + 1) * this.width);
+    this.deltaLength += 1;
     this.postingsOf[slot]! += 1;
-    return posting;
+    return fresh;
+  }
+
+  /** Writes the postings of the slot being filled to their terms' runs. */
+  private flush(): void {
+    const { fillTerms, fillValues, width } = this;
+    const slot = this.filling;
+    for (let row = 0; row < fillTerms.length; row++) {
+      const id = fillTerms[row] as number;
+      const end = this.deltaEnd[id] as number;
+      const bytes = grownUint8(this.deltaBytes[id] as Uint8Array, end + MAX_POSTING_BYTES, 8);
+      this.deltaBytes[id] = bytes;
+      this.deltaEnd[id] = writePosting(bytes, end, slot - (this.deltaLast[id] as number), fillValues, row * width, width);
+      this.deltaLast[id] = slot;
+      this.fillRow[id] = 0;
+    }
+    fillValues.fill(0, 0, fillTerms.length * width);
+    fillTerms.length = 0;
+    this.filling = -1;
   }
 
   /** Marks a slot dead: its postings stay until the next compaction, skipped by every search. */
   remove(slot: number): void {
+    if (slot === this.filling) this.flush();
     this.alive[slot] = 0;
     this.dead += this.postingsOf[slot] as number;
+    this.removed += 1;
   }
 
   /** True when the delta and the dead postings are worth a compaction. */
   wantsCompaction(): boolean {
     const changed = this.deltaLength + this.dead;
-    return changed >= minCompaction && changed >= this.baseEntry.length;
+    return changed >= minCompaction && changed >= this.basePostings;
   }
 
-  /** Merges the pending delta terms into the delta's sorted dictionary; call before {@link range}. */
+  /** Writes the slot being filled and merges the pending delta terms into the delta's sorted dictionary; call before {@link range}. */
   prepare(): void {
+    this.flush();
     if (this.pending.length === 0) return;
     const fresh = this.pending.sort((a, b) => compareCodeUnits(this.deltaTerms[a] as string, this.deltaTerms[b] as string));
     this.pending = [];
@@ -208,28 +390,26 @@ export class SegmentedPostings {
     let live = 0;
     for (let slot = 0; slot < this.slots; slot++) remap[slot] = alive[slot] === 1 ? live++ : -1;
     this.prepare();
-    const capacity = this.baseEntry.length - this.dead + this.deltaLength;
+    let capacity = this.baseBytes.length;
+    for (const end of this.deltaEnd) capacity += end;
     const terms: string[] = [];
     const start: number[] = [0];
-    const entry = new Int32Array(Math.max(capacity, 0));
-    const data = new Uint16Array(Math.max(capacity, 0) * width);
+    let bytes: Uint8Array = new Uint8Array(capacity + MAX_POSTING_BYTES);
     let length = 0;
-    const copyBase = (t: number) => {
-      for (let p = this.baseStart[t]!, end = this.baseStart[t + 1]!; p < end; p++) {
-        const slot = this.baseEntry[p]!;
-        if (alive[slot] === 0) continue;
-        entry[length] = remap[slot]!;
-        for (let f = 0; f < width; f++) data[length * width + f] = this.baseData[p * width + f]!;
-        length++;
-      }
-    };
-    const copyDelta = (id: number) => {
-      for (let p = this.deltaHead[id]!; p !== -1; p = this.deltaNext[p]!) {
-        const slot = this.deltaEntry[p]!;
-        if (alive[slot] === 0) continue;
-        entry[length] = remap[slot]!;
-        for (let f = 0; f < width; f++) data[length * width + f] = this.deltaData[p * width + f]!;
-        length++;
+    let postings = 0;
+    const reader = new PostingReader(width);
+    // Slots only grow from base to delta and within a run, and the remap keeps their order, so a
+    // term's merged run is its base run then its delta run, each re-gapped.
+    let previous = -1;
+    const copy = (from: Uint8Array, begin: number, end: number) => {
+      reader.reset(from, begin, end);
+      while (reader.next()) {
+        if (alive[reader.slot] === 0) continue;
+        const slot = remap[reader.slot] as number;
+        if (length + MAX_POSTING_BYTES > bytes.length) bytes = grownUint8(bytes, length + MAX_POSTING_BYTES);
+        length = writePosting(bytes, length, slot - previous, reader.values, 0, width);
+        previous = slot;
+        postings++;
       }
     };
     const base = this.baseTerms;
@@ -238,17 +418,18 @@ export class SegmentedPostings {
     let j = 0;
     while (i < base.length || j < delta.length) {
       const before = length;
+      previous = -1;
       let term: string;
-      if (j >= delta.length || (i < base.length && (base[i] as string) < (delta[j] as string))) {
+      const fromBase = j >= delta.length || (i < base.length && (base[i] as string) <= (delta[j] as string));
+      const fromDelta = i >= base.length || (j < delta.length && (delta[j] as string) <= (base[i] as string));
+      if (fromBase) {
         term = base[i] as string;
-        copyBase(i++);
-      } else if (i >= base.length || (delta[j] as string) < (base[i] as string)) {
-        term = delta[j] as string;
-        copyDelta(this.deltaSorted[j++]!);
-      } else {
-        term = base[i] as string;
-        copyBase(i++);
-        copyDelta(this.deltaSorted[j++]!);
+        copy(this.baseBytes, this.baseStart[i]!, this.baseStart[i + 1]!);
+        i++;
+      } else term = delta[j] as string;
+      if (fromDelta) {
+        const id = this.deltaSorted[j++]!;
+        copy(this.deltaBytes[id] as Uint8Array, 0, this.deltaEnd[id] as number);
       }
       if (length === before) continue;
       terms.push(term);
@@ -256,27 +437,79 @@ export class SegmentedPostings {
     }
     this.baseTerms = terms;
     this.baseStart = Int32Array.from(start);
-    this.baseEntry = length === entry.length ? entry : entry.slice(0, length);
-    this.baseData = length * width === data.length ? data : data.slice(0, length * width);
+    this.baseBytes = bytes.slice(0, length);
+    this.basePostings = postings;
     const postingsOf = new Int32Array(live);
-    const nextAlive = new Uint8Array(live).fill(1);
     for (let slot = 0; slot < this.slots; slot++) if (remap[slot]! >= 0) postingsOf[remap[slot]!] = this.postingsOf[slot]!;
     this.postingsOf = postingsOf;
-    this.alive = nextAlive;
+    this.alive = new Uint8Array(live).fill(1);
     this.slots = live;
     this.dead = 0;
+    this.removed = 0;
+    this.clearDelta();
+    return remap;
+  }
+
+  private clearDelta(): void {
     this.deltaTerms = [];
-    this.deltaHead = [];
-    this.deltaLast.length = 0;
+    this.deltaBytes = [];
+    this.deltaEnd = [];
+    this.deltaLast = [];
     this.deltaIds.clear();
     this.deltaSorted = [];
     this.deltaSortedTerms = [];
     this.pending = [];
-    this.deltaEntry = new Int32Array(0);
-    this.deltaNext = new Int32Array(0);
-    this.deltaData = new Uint16Array(0);
     this.deltaLength = 0;
-    return remap;
+    this.fillRow = new Int32Array(0);
+  }
+
+  /** True when the delta is empty and no slot was removed: the base holds everything. */
+  isCompact(): boolean {
+    return this.deltaLength === 0 && this.removed === 0;
+  }
+
+  /**
+   * Writes the base segment: its slot count, terms, run offsets and bytes. Only a compact
+   * segment is written (the collection compacts first, since compaction renumbers slots).
+   */
+  save(writer: ByteWriter): void {
+    if (!this.isCompact()) throw new Error("postings: only compact postings are saved");
+    writer.varint(this.slots);
+    writer.strings(this.baseTerms);
+    writer.int32Array(this.baseStart);
+    writer.byteArray(this.baseBytes);
+  }
+
+  /**
+   * Replaces everything by a saved base segment, after checking it: terms in strictly increasing
+   * code-unit order, runs that tile the bytes, postings that decode, with slots increasing within
+   * a run and below the slot count. Throws an `Error` saying what is wrong.
+   */
+  load(reader: ByteReader): void {
+    const slots = reader.varint();
+    const terms = reader.strings();
+    const start = reader.int32Array();
+    const bytes = reader.byteArray();
+    if (start.length !== terms.length + 1 || start[0] !== 0 || start[terms.length] !== bytes.length) throw new Error("its term table does not tile its postings");
+    const postingsOf = new Int32Array(slots);
+    let postings = 0;
+    for (let t = 0; t < terms.length; t++) {
+      if (t > 0 && !((terms[t - 1] as string) < (terms[t] as string))) throw new Error("its terms are not in order");
+      if (start[t + 1]! <= start[t]!) throw new Error("a term has no postings");
+      postings += checkRun(bytes, start[t]!, start[t + 1]!, this.width, postingsOf);
+    }
+    this.baseTerms = terms;
+    this.baseStart = start;
+    this.baseBytes = bytes;
+    this.basePostings = postings;
+    this.postingsOf = postingsOf;
+    this.alive = new Uint8Array(slots).fill(1);
+    this.slots = slots;
+    this.dead = 0;
+    this.removed = 0;
+    this.filling = -1;
+    this.fillTerms.length = 0;
+    this.clearDelta();
   }
 }
 

@@ -244,7 +244,8 @@ function groupEntries(entries: readonly IndexEntry[], options: IndexIntentOption
  * the next search that fires an intent (linear in the collection), and an id listed in `now` or
  * `latest` that was removed then answers nothing. Throws `McpSearchError` as `createIndex` does,
  * and when `now` or `latest` names an id no entry has (or twice), or `latest` gives keys of
- * mixed types.
+ * mixed types. `snapshot()` gives the bytes of the index underneath: `loadIndex` turns them back
+ * into that plain index, without the intent boosts (wrap the entries again for those).
  *
  * @example
  * const index = createIntentIndex(
@@ -303,6 +304,9 @@ export function createIntentIndex(
     search: (query, options) => boosted(query, options) ?? index.search(query, options),
     resolve: (ref) => index.resolve(ref),
     has: (id) => index.has(id),
+    // The ranking's bytes: loadIndex gives back the plain index, without the intent boosts, which
+    // read fields (dates) that only the entries hold.
+    snapshot: () => index.snapshot(),
     add(entry) {
       index.add(entry);
       current.set(entry.id, entry);

@@ -17,7 +17,7 @@ import { createIndex, tokenize, type IndexEntry, type IndexRanking, type SearchI
 import { decodeUtf8, extractDocument, sectionHeadings, SUPPORTED_EXTENSIONS } from "./documents.js";
 import { markdownToText } from "./markdown.js";
 import { documentId, readInside, type InsideRead, relativeMessage, resolveInside } from "./paths.js";
-import { openSnapshotCache } from "./snapshot.js";
+import { openSnapshotCache, type SnapshotFile } from "./snapshot.js";
 import { createTreeWatch, settleEvents, type TreeWatchOptions } from "./watch.js";
 
 /**
@@ -185,8 +185,6 @@ interface FileStat {
 interface Read {
   readonly known: Known;
   readonly entry?: IndexEntry;
-  /** True when the file was read from disk, false when it came from the snapshot. */
-  readonly read?: boolean;
 }
 
 /** A file found by the walk, and whether it is a symbolic link. */
@@ -219,10 +217,14 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   const known = new Map<string, Known>();
   const removed = new Set<string>();
   const documents = new Map<string, FolderDocument>();
-  const index = createIndex([], { ranking });
+  // Replaced once, when the first indexing loads a saved snapshot.
+  let index = createIndex([], { ranking });
   let indexing: IndexingProgress | undefined;
   const snapshot: FolderSnapshot = {
-    documents, index, removed,
+    documents, removed,
+    get index() {
+      return index;
+    },
     get indexing() {
       return indexing;
     },
@@ -242,7 +244,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     for (const listener of listeners) listener();
   };
   const watch = createTreeWatch(root, { log, enabled: options.watch ?? true, watch: options.watchFolder, onEvent: signal });
-  const cache = options.cache === undefined ? undefined : openSnapshotCache(options.cache, root, { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "" }, log);
+  const cache = options.cache === undefined ? undefined : openSnapshotCache(options.cache, root, { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "" }, documentId, log);
   const loaded = new Map<string, LoadedDocument>();
   let saveTimer: NodeJS.Timeout | undefined;
   /** How many known files changed while they were read, and are read again by the next refresh. */
@@ -266,11 +268,6 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       log(`skipped ${file.relative}: ${size} bytes is over the ${maxFileBytes}-byte cap`);
       return { known: { modified, changed, size } };
     }
-    const stored = cache?.lookup(file.relative, size, modified);
-    if (stored !== undefined) {
-      const document: FolderDocument = { id: documentId(file.relative), relative: file.relative, title: stored.title, url: urlOf(file.relative), format: stored.format, bytes: size, modified };
-      return { known: { modified, changed, size, document }, entry: { id: document.id, title: stored.title, url: document.url, keywords: stored.keywords, text: stored.text } };
-    }
     const read = readSource(file.relative);
     if ("why" in read) {
       log(`skipped ${file.relative}: ${read.why}`);
@@ -289,8 +286,36 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     const plain = format === "markdown" || format === "html" ? markdownToText(text) : text;
     // BM25 counts repeats, so it indexes the whole text; the rule only needs each token once.
     const indexed = ranking === "bm25" ? plain : searchableText(plain);
-    cache?.record(file.relative, { size: read.size, modified: read.modified, title, format, keywords, text: indexed });
-    return { known: { modified, changed, size, document }, entry: { id, title, url: document.url, keywords, text: indexed }, read: true };
+    return { known: { modified, changed, size, document }, entry: { id, title, url: document.url, keywords, text: indexed } };
+  }
+
+  /**
+   * Loads the saved snapshot, when there is one to trust: its index becomes the index, and its
+   * files what is known, so that the walk that follows reads only the files changed since.
+   */
+  function restore(): boolean {
+    const saved = cache?.load();
+    if (saved === undefined) return false;
+    index = saved.index;
+    for (const [relative, file] of saved.files) {
+      const { size, modified, changed, title, format } = file;
+      const document: FolderDocument | undefined =
+        title === undefined ? undefined : { id: documentId(relative), relative, title, url: urlOf(relative), format: format as string, bytes: size, modified };
+      known.set(relative, { modified, changed, size, ...(document !== undefined && { document }) });
+      if (document !== undefined) documents.set(relative, document);
+    }
+    generation += 1;
+    return true;
+  }
+
+  /** Saves the index and what is known of each file; a file to read again is left out, so a restart reads it. */
+  function saveSnapshot(): void {
+    if (cache === undefined) return;
+    const files = new Map<string, SnapshotFile>();
+    for (const [relative, { size, modified, changed, document, retry }] of known) {
+      if (retry !== true) files.set(relative, { size, modified, changed, ...(document !== undefined && { title: document.title, format: document.format }) });
+    }
+    cache.save(index, files);
   }
 
   /** Puts what was read of one file in the index: add, replace or remove its document. */
@@ -299,7 +324,6 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     known.set(relative, read.known);
     loaded.delete(relative);
     if (read.entry === undefined) {
-      cache?.forget(relative);
       if (before !== undefined) {
         index.remove(before.id);
         documents.delete(relative);
@@ -349,6 +373,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
    */
   async function run(targets: "all" | ReadonlySet<string>): Promise<FolderSnapshot> {
     const started = performance.now();
+    const restored = first && restore();
     const folders = new Set<string>();
     const visit = (relative: string) => {
       folders.add(relative);
@@ -379,7 +404,6 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       if (seen.has(relative) || !under(relative)) continue;
       apply(relative, { known: { modified: 0, changed: 0, size: 0 } });
       known.delete(relative);
-      cache?.forget(relative);
       changed = true;
     }
     // Code-unit order, so ties rank the same on every run, warm or cold.
@@ -397,7 +421,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       for (const { file, info } of batch) {
         const read = readOne(file, info);
         apply(file.relative, read);
-        if (read.read === true) {
+        if (read.entry !== undefined) {
           bytes += info.size;
           fromDisk += 1;
         }
@@ -416,17 +440,18 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     indexing = undefined;
     retrying = 0;
     for (const entry of known.values()) if (entry.retry === true) retrying += 1;
+    if (!changed && !restored) return snapshot;
+    log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms (${fromDisk} files read)`);
     if (!changed) return snapshot;
     signal();
-    log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms (${fromDisk} files read)`);
     // The first indexing saves at once; later edits at most every SAVE_DELAY_MS, since a save
     // rewrites the whole snapshot. A snapshot a little behind is still correct: the files changed
     // since are read again on the next start.
-    if (first) cache?.save();
+    if (first) saveSnapshot();
     else if (cache !== undefined && saveTimer === undefined) {
       saveTimer = setTimeout(() => {
         saveTimer = undefined;
-        cache.save();
+        saveSnapshot();
       }, SAVE_DELAY_MS);
       saveTimer.unref();
     }
@@ -486,7 +511,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       if (saveTimer !== undefined) {
         clearTimeout(saveTimer);
         saveTimer = undefined;
-        cache?.save();
+        saveSnapshot();
       }
     },
   };

@@ -1,64 +1,80 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createIndex } from "@sbissoli/mcp-search";
 import { afterEach, describe, expect, it } from "vitest";
-import { openSnapshotCache, type SnapshotRecord } from "../src/snapshot.js";
+import { openSnapshotCache, type SnapshotFile } from "../src/snapshot.js";
 
-const RECORD: SnapshotRecord = { size: 12, modified: 1767225600000, title: "Café", format: "markdown", keywords: ["renda"], text: "O café\tcoado" };
+const idOf = (relative: string) => `doc:${relative}`;
+const FILES: ReadonlyMap<string, SnapshotFile> = new Map([
+  ["a/café.md", { size: 12, modified: 1767225600000, changed: 1767225600001, title: "Café", format: "markdown" }],
+  ["big.md", { size: 9_000_000, modified: 1767225600000, changed: 1767225600000 }],
+]);
+const INDEX = () => createIndex([{ id: "doc:a/café.md", title: "Café", url: "file:///srv/docs/a/caf%C3%A9.md", text: "O café coado" }], { ranking: "bm25" });
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A saved snapshot of one record, and the path of its file. */
-function saved(options: Record<string, unknown> = { ranking: "bm25" }): { dir: string; file: string } {
+/** A saved snapshot, and the path of its file. */
+function saved(options: Record<string, unknown> = { ranking: "bm25" }, files = FILES): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), "mcp-search-snapshot-"));
   dirs.push(dir);
-  const cache = openSnapshotCache(dir, "/srv/docs", options, () => undefined);
-  cache.record("a/café.md", RECORD);
-  cache.record("b.md", { ...RECORD, title: "B" });
-  cache.forget("b.md");
-  cache.save();
+  openSnapshotCache(dir, "/srv/docs", options, idOf, () => undefined).save(INDEX(), files);
   const [name] = readdirSync(dir).filter((file) => file.endsWith(".snapshot"));
   return { dir, file: join(dir, name as string) };
 }
 
-function reopen(dir: string, options: Record<string, unknown> = { ranking: "bm25" }): { lines: string[]; lookup: (size: number) => SnapshotRecord | undefined } {
+function reopen(dir: string, options: Record<string, unknown> = { ranking: "bm25" }) {
   const lines: string[] = [];
-  const cache = openSnapshotCache(dir, "/srv/docs", options, (line) => lines.push(line));
-  return { lines, lookup: (size) => cache.lookup("a/café.md", size, RECORD.modified) };
+  const loaded = openSnapshotCache(dir, "/srv/docs", options, idOf, (line) => lines.push(line)).load();
+  return { lines, loaded };
 }
 
 describe("openSnapshotCache", () => {
-  it("gives back a saved record while its size and time match, and nothing for a forgotten one", () => {
+  it("gives back the saved index and files, and leaves no temporary file", () => {
     const { dir } = saved();
-    const { lines, lookup } = reopen(dir);
-    expect(lookup(12)).toStrictEqual(RECORD);
-    expect(lookup(13)).toBeUndefined();
+    const { lines, loaded } = reopen(dir);
+    expect(loaded?.files).toStrictEqual(FILES);
+    expect(loaded?.index.search("cafe")).toStrictEqual(INDEX().search("cafe"));
     expect(lines).toStrictEqual([expect.stringMatching(/^snapshot: 1 documents in /)]);
     expect(readdirSync(dir).filter((file) => !file.endsWith(".snapshot"))).toStrictEqual([]);
   });
 
+  it("gives nothing, and says nothing, when there is no snapshot yet", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-search-snapshot-"));
+    dirs.push(dir);
+    expect(reopen(dir)).toStrictEqual({ lines: [], loaded: undefined });
+  });
+
+  const latin1 = (bytes: Buffer) => bytes.toString("latin1");
   it.each([
     ["foreign", (text: string) => `{"magic":"other"}\n${text.slice(text.indexOf("\n") + 1)}`, /not an mcp-search snapshot/],
-    ["old-version", (text: string) => text.replace('"version":2', '"version":1'), /has version 1, not 2/],
-    ["tampered", (text: string) => text.replace("coado", "cuado"), /trailer does not match/],
-    ["truncated", (text: string) => text.slice(0, text.lastIndexOf("{")), /trailer does not match/],
-    ["garbage", () => "\u0000\u0001 not json", /snapshot ignored/],
+    ["old-version", (text: string) => text.replace('"version":3', '"version":2'), /has version 2, not 3/],
+    ["tampered", (text: string) => text.replace("markdown", "markdowN"), /content does not match its checksum/],
+    ["truncated", (text: string) => text.slice(0, -3), /length does not match its header/],
+    ["garbage", () => "\u0000\u0001 not json", /not an mcp-search snapshot/],
   ])("ignores a %s snapshot with one line on stderr, and trusts none of it", (_kind, spoil, why) => {
     const { dir, file } = saved();
-    writeFileSync(file, spoil(readFileSync(file, "utf8")));
-    const { lines, lookup } = reopen(dir);
+    writeFileSync(file, Buffer.from(spoil(latin1(readFileSync(file))), "latin1"));
+    const { lines, loaded } = reopen(dir);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^snapshot ignored: /);
     expect(lines[0]).toMatch(why);
-    expect(lookup(12)).toBeUndefined();
+    expect(loaded).toBeUndefined();
   });
 
   it("ignores a snapshot made with other options", () => {
     const { dir } = saved({ ranking: "bm25" });
-    const { lines, lookup } = reopen(dir, { ranking: "rule" });
+    const { lines, loaded } = reopen(dir, { ranking: "rule" });
     expect(lines).toStrictEqual([expect.stringMatching(/^snapshot ignored: .*another folder or other options/)]);
-    expect(lookup(12)).toBeUndefined();
+    expect(loaded).toBeUndefined();
+  });
+
+  it("ignores a snapshot whose file table does not name its index's documents", () => {
+    const { dir } = saved({ ranking: "bm25" }, new Map([["b.md", { size: 1, modified: 1, changed: 1, title: "B", format: "markdown" }]]));
+    const { lines, loaded } = reopen(dir);
+    expect(lines).toStrictEqual([expect.stringMatching(/^snapshot ignored: .*names a document its index lacks/)]);
+    expect(loaded).toBeUndefined();
   });
 });

@@ -1,0 +1,107 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { McpSearchError, createIndex, loadIndex, type IndexEntry, type IndexRanking } from "../../src/index.js";
+import { checksum } from "../../src/ranking/snapshot.js";
+
+const WORDS = ["soja", "milho", "sojas", "producao", "produz", "files", "file", "zip", "zipped", "de", "the", "Açúcar", "acucar"];
+const phrase = (min: number, max: number) => fc.array(fc.constantFrom(...WORDS), { minLength: min, maxLength: max }).map((words) => words.join(" "));
+const ID_POOL = ["a", "b", "c", "d", "e", "f", "sidra:1", "soja", "ç\ud800"];
+const entry = fc.record({
+  id: fc.constantFrom(...ID_POOL),
+  title: phrase(0, 4),
+  url: fc.constantFrom("https://example.org/a", "https://example.org/b"),
+  keywords: fc.option(fc.array(phrase(0, 2), { maxLength: 2 }), { nil: undefined }),
+  // Past BM25's lead and passage lengths, and words repeated past 15 (a posting's explicit form).
+  text: fc.option(fc.oneof(phrase(0, 12), phrase(120, 160), fc.constantFrom("zip ".repeat(40), "soja ".repeat(70000))), { nil: undefined }),
+}).map(({ keywords, text, ...rest }): IndexEntry => ({ ...rest, ...(keywords && { keywords }), ...(text !== undefined && { text }) }));
+const entries = fc.uniqueArray(entry, { selector: (e) => e.id, maxLength: 7 });
+const QUERIES = ["soja milho", "pro", "zip files", "acucar", "fil", "de", "sidra"];
+
+/** A copy of `bytes` with a valid checksum again, after `change` edited it. */
+function forged(bytes: Uint8Array, change: (copy: Uint8Array) => void): Uint8Array {
+  const copy = bytes.slice();
+  change(copy);
+  new DataView(copy.buffer).setUint32(copy.length - 4, checksum(copy, copy.length - 4), true);
+  return copy;
+}
+
+describe.each(["rule", "bm25"] as IndexRanking[])("loadIndex (%s)", (ranking) => {
+  it("gives back an index that answers exactly as the one snapshotted, after any updates, and updates the same way after", () => {
+    fc.assert(
+      fc.property(entries, entries, fc.array(fc.constantFrom(...ID_POOL), { maxLength: 3 }), (initial, added, removed) => {
+        const index = createIndex(initial, { ranking });
+        for (const e of added) (index.has(e.id) ? index.replace(e) : index.add(e));
+        for (const id of removed) if (index.has(id)) index.remove(id);
+        const loaded = loadIndex(index.snapshot());
+        expect(loaded.size).toBe(index.size);
+        for (const query of QUERIES) expect(loaded.search(query, { limit: 100 })).toStrictEqual(index.search(query, { limit: 100 }));
+        for (const id of ID_POOL) expect(loaded.resolve(id)).toBe(index.resolve(id));
+        const late: IndexEntry = { id: "late", title: "soja zip", url: "https://example.org/late", text: "milho files" };
+        loaded.add(late);
+        index.add(late);
+        for (const query of QUERIES) expect(loaded.search(query, { limit: 100 })).toStrictEqual(index.search(query, { limit: 100 }));
+      }),
+      { numRuns: Number(process.env["SNAPSHOT_RUNS"] ?? 60) },
+    );
+  });
+
+  it("is the same bytes for the same entries, and the index stays usable after it", () => {
+    const list: IndexEntry[] = [{ id: "a", title: "Zip files", url: "https://x.org/a", text: "zip ".repeat(30) }];
+    const index = createIndex(list, { ranking });
+    expect(index.snapshot()).toStrictEqual(createIndex(list, { ranking }).snapshot());
+    index.add({ id: "b", title: "Zipped", url: "https://x.org/b" });
+    expect(index.search("zip").map((hit) => hit.id)).toStrictEqual(["a", "b"]);
+  });
+
+  it("never trusts its bytes: any byte changed, checksum forged or not, is refused with McpSearchError or loads an index that still answers", () => {
+    const index = createIndex(
+      [
+        { id: "a", title: "Zip files", url: "https://x.org/a", keywords: ["archive"], text: "zip files ".repeat(80) },
+        { id: "b", title: "Soja", url: "https://x.org/b", text: "soja milho" },
+      ],
+      { ranking },
+    );
+    const bytes = index.snapshot();
+    fc.assert(
+      fc.property(fc.nat(bytes.length - 5), fc.integer({ min: 1, max: 255 }), fc.boolean(), (at, xor, forge) => {
+        const changed = forge ? forged(bytes, (copy) => void (copy[at]! ^= xor)) : bytes.slice();
+        if (!forge) changed[at]! ^= xor;
+        let loaded;
+        try {
+          loaded = loadIndex(changed);
+        } catch (error) {
+          expect(error).toBeInstanceOf(McpSearchError);
+          return;
+        }
+        expect(forge).toBe(true);
+        for (const query of QUERIES) expect(() => loaded.search(query)).not.toThrow();
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe("loadIndex", () => {
+  const bytes = createIndex([{ id: "a", title: "Zip", url: "https://x.org/a" }], { ranking: "bm25" }).snapshot();
+  it.each([
+    ["a string", "MCPSIDX", /needs the Uint8Array that index\.snapshot\(\) returned, not string/],
+    ["foreign bytes", new TextEncoder().encode("PK\u0003\u0004 not an index at all"), /not an index snapshot of @sbissoli\/mcp-search/],
+    ["a cut-short snapshot", bytes.slice(0, bytes.length - 9), /corrupt: its checksum does not match/],
+    ["a flipped byte", forged(bytes, () => undefined).map((byte, i) => (i === 30 ? byte ^ 4 : byte)), /corrupt: its checksum does not match/],
+    ["another format version", forged(bytes, (copy) => void new DataView(copy.buffer).setUint32(8, 999, true)), /format version 999; this version of @sbissoli\/mcp-search reads version 1/],
+    ["a duplicate id", forged(createIndex([{ id: "ab", title: "x", url: "u" }, { id: "ac", title: "x", url: "u" }]).snapshot(), (copy) => {
+      const at = Buffer.from(copy).indexOf("abac"); // the ids' blob
+      copy[at + 3] = 0x62;
+    }), /corrupt: the id "ab" appears twice/],
+  ])("refuses %s with a message naming what is wrong", (_label, input, message) => {
+    expect(() => loadIndex(input as Uint8Array)).toThrow(McpSearchError);
+    expect(() => loadIndex(input as Uint8Array)).toThrow(message);
+  });
+
+  it("refuses a snapshot ranked with other settings", () => {
+    const text = new TextDecoder().decode(bytes);
+    const at = text.indexOf('"k1":1.2');
+    const other = forged(bytes, (copy) => void (copy[at + 7] = "3".charCodeAt(0)));
+    expect(() => loadIndex(other)).toThrow(/ranked with other "bm25" settings/);
+  });
+});
