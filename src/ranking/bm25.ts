@@ -1,6 +1,6 @@
 /**
  * The prose ranking of `createIndex(entries, { ranking: "bm25" })`: BM25F over the four fields of
- * an entry, computed from counted postings over a sorted term dictionary (./_postings.ts), so a
+ * an entry, computed from counted postings over a sorted term dictionary (./postings.ts), so a
  * word-start prefix is a range and a query touches only the entries that share a term with it.
  *
  * The formula, for a query whose distinct folded tokens are q₁…qₙ (see {@link bm25Tokens}):

@@ -139,7 +139,7 @@ export interface IndexOptions {
    * (an id hit weighs 10, a title hit 3; no term frequency). `"bm25"`: BM25F over id, title,
    * keywords and text, with term frequency, rarity and length normalisation, plurals folded,
    * word-start prefixes discounted, and a long text's lead and best passage scored too
-   * (src/bm25.ts has the formula); for prose documents.
+   * (src/ranking/bm25.ts has the formula); for prose documents.
    * @default "rule"
    */
   readonly ranking?: IndexRanking;

@@ -1,6 +1,6 @@
 /**
- * When two URLs name the same page: the one rule shared by the catalogue (src/catalogue.ts,
- * src/_catalogue.ts) and the tolerant resolver (src/_resolve.ts). Private: never re-exported.
+ * When two URLs name the same page: the one rule shared by the catalogue (src/site/catalogue.ts)
+ * and the tolerant resolver (./resolve.ts). Private: never re-exported.
  *
  * Both agree that the scheme, a `www.` before the host, trailing slashes and the fragment never
  * count (`new URL` already lower-cases the host and drops a default port). They differ, on
@@ -9,7 +9,7 @@
  * - the catalogue keeps it verbatim ({@link pageKey}): a catalogue lists pages, and two entries
  *   whose queries differ in any way are two pages, each kept and given its own id;
  * - the resolver sorts its parameters and ignores it unless two entries differ only by it
- *   ({@link sortedQuery}, src/_resolve.ts): it reads what a model sent back, often with a
+ *   ({@link sortedQuery}, ./resolve.ts): it reads what a model sent back, often with a
  *   tracking query or parameters in another order, and must still find the one page meant.
  */
 

@@ -65,7 +65,7 @@ interface Page {
   readonly query: string;
 }
 
-/** A URL as a page (see src/_page.ts for when two URLs are the same page). */
+/** A URL as a page (see ./page.ts for when two URLs are the same page). */
 function pageOf(url: URL, withHost: boolean): Page {
   return { host: withHost ? siteOf(url) : null, path: upperEscapes(trimSlash(url.pathname)), query: sortedQuery(url) };
 }

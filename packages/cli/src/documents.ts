@@ -206,6 +206,31 @@ function capTitle(title: string): string {
   return `${(space > MAX_TITLE_CHARS / 2 ? head.slice(0, space) : head).trimEnd()}…`;
 }
 
+/** The index of the first line after a YAML front matter block (`---` … `---`), or 0. */
+function afterFrontMatter(lines: readonly string[]): number {
+  if (lines[0]?.trim() !== "---") return 0;
+  const close = lines.findIndex((line, index) => index > 0 && line.trim() === "---");
+  return close === -1 ? 0 : close + 1;
+}
+
+/**
+ * A reader of consecutive lines that answers, for each, whether it is code: a fence line itself,
+ * or a line inside a block opened by a fence of the same character (backticks or tildes).
+ */
+function codeFenceTracker(): (line: string) => boolean {
+  let fence: string | undefined;
+  return (line) => {
+    const fenceMatch = FENCE.exec(line);
+    if (fenceMatch !== null) {
+      const marker = fenceMatch[1]?.[0] ?? "`";
+      if (fence === undefined) fence = marker;
+      else if (marker === fence) fence = undefined;
+      return true;
+    }
+    return fence !== undefined;
+  };
+}
+
 /**
  * The first real heading of a Markdown text (`# Title`, a line underlined with `===`/`---`, or
  * an HTML `<h1>`…`<h6>` block as READMEs write it), or, with `rst`, a reStructuredText title
@@ -218,26 +243,14 @@ function capTitle(title: string): string {
  */
 export function firstHeading(text: string, rst = false): string | undefined {
   const lines = text.split("\n");
-  let fence: string | undefined;
-  let start = 0;
-  if (lines[0]?.trim() === "---") {
-    const close = lines.findIndex((line, index) => index > 0 && line.trim() === "---");
-    if (close !== -1) start = close + 1;
-  }
+  const inCode = codeFenceTracker();
   const real = (raw: string) => {
     const title = cleanHeading(raw);
     return title === "" || isGenericHeading(title) ? undefined : title;
   };
-  for (let index = start; index < lines.length; index += 1) {
+  for (let index = afterFrontMatter(lines); index < lines.length; index += 1) {
     const line = (lines[index] ?? "").replace(/\r$/, "");
-    const fenceMatch = FENCE.exec(line);
-    if (fenceMatch !== null) {
-      const marker = fenceMatch[1]?.[0] ?? "`";
-      if (fence === undefined) fence = marker;
-      else if (marker === fence) fence = undefined;
-      continue;
-    }
-    if (fence !== undefined) continue;
+    if (inCode(line)) continue;
     const atx = ATX.exec(line);
     if (atx !== null) {
       const title = real(stripClosingHashes(line.slice(atx[0].length)));
@@ -277,22 +290,10 @@ const MAX_SECTION_HEADINGS = 200;
 export function sectionHeadings(text: string): string[] {
   const headings: string[] = [];
   const lines = text.split("\n");
-  let fence: string | undefined;
-  let start = 0;
-  if (lines[0]?.trim() === "---") {
-    const close = lines.findIndex((line, index) => index > 0 && line.trim() === "---");
-    if (close !== -1) start = close + 1;
-  }
-  for (let index = start; index < lines.length && headings.length < MAX_SECTION_HEADINGS; index += 1) {
+  const inCode = codeFenceTracker();
+  for (let index = afterFrontMatter(lines); index < lines.length && headings.length < MAX_SECTION_HEADINGS; index += 1) {
     const line = (lines[index] ?? "").replace(/\r$/, "");
-    const fenceMatch = FENCE.exec(line);
-    if (fenceMatch !== null) {
-      const marker = fenceMatch[1]?.[0] ?? "`";
-      if (fence === undefined) fence = marker;
-      else if (marker === fence) fence = undefined;
-      continue;
-    }
-    if (fence !== undefined) continue;
+    if (inCode(line)) continue;
     const atx = ATX.exec(line);
     let heading: string | undefined;
     if (atx !== null) {
