@@ -121,7 +121,7 @@ describe("mcp-search serve --locale es", () => {
     const result = await search("facturas de la luz");
     expect(ids(result)[0]).toBe("doc:es/presupuesto-familiar.md");
     expect(result.structuredContent?.["notes"]).toStrictEqual([
-      '"luz" también se buscó como electricidad — la palabra que usa a pasta de exemplo.',
+      '"luz" también se buscó como electricidad — la palabra que usa la carpeta de documentos.',
     ]);
   });
 });
