@@ -290,6 +290,9 @@ export function createVocabulary(options: VocabularyOptions): Vocabulary {
         return spellings.length === 0 ? [] : [texts.note(entry.term, spellings.join(", "), sourceName)];
       }),
     askedWordsFor: (name) => {
+      // Without a table there is nothing to find: skip normalising the text (a whole document, in
+      // the folder server).
+      if (table.asked.length === 0) return [];
       const normalised = normalizeVocabularyText(name);
       const asked = table.asked.filter((entry) => entry.sources.some((s) => matchesAtWordStart(normalised, s)));
       return asked.map((entry) => entry.asked);
