@@ -8,9 +8,6 @@ import { z } from "zod";
 import { checkLocale, localeTexts, type Locale, type LocaleTexts } from "../locales/index.js";
 import { describeReceived } from "./received.js";
 
-/** Any key but "__proto__": it becomes the `pattern` of the metadata keys in the JSON Schema. */
-const NOT_PROTO_KEY = /^(?!__proto__$)/;
-
 /**
  * The names ChatGPT Deep Research looks for, with no prefix. Use it as the allowlist in tests
  * that otherwise require a per-server prefix (`ibge_*`, `bcb_*`).
@@ -100,10 +97,7 @@ function buildSchemas(texts: LocaleTexts) {
       title: z.string().describe(d.documentTitle),
       text: z.string().describe(d.documentText),
       url: z.string().describe(d.documentUrl),
-      // zod drops an own "__proto__" key of a record (assigning it would set the prototype), so
-      // the published JSON Schema refuses that key: a host validating a reply never accepts a
-      // key that the schema's own parse would not keep. zod never sees the key to test it.
-      metadata: z.record(z.string().regex(NOT_PROTO_KEY), z.unknown()).optional().describe(d.documentMetadata),
+      metadata: z.record(z.string(), z.unknown()).optional().describe(d.documentMetadata),
     })
     .describe(d.fetchDocument);
 
