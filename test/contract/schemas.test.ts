@@ -516,7 +516,10 @@ describe("zod and JSON Schema agree (ajv, draft-07)", () => {
           title: maybe(stringOrNot),
           text: maybe(stringOrNot),
           url: maybe(stringOrNot),
-          metadata: maybe(fc.oneof(fc.object(), anyValue)),
+          // zod's record parse drops an own "__proto__" key on purpose (assigning it would set the
+          // prototype), while the JSON Schema keeps it, as the reply does (the library sends the
+          // callback's object as it is): the one known difference, left out here.
+          metadata: maybe(fc.oneof(fc.object(), anyValue).filter((value) => !(typeof value === "object" && value !== null && Object.hasOwn(value, "__proto__")))),
         }),
         anyValue,
       ),

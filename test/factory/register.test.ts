@@ -212,6 +212,14 @@ describe("registerDeepResearchTools: fetch", () => {
     expect(textOf(result)).toBe('{"id":"a","title":"A","text":"# A","url":"https://x/a","metadata":{"licence":"CC-BY"}}');
   });
 
+  it("keeps a metadata key named __proto__, as the callback gave it, in both blocks", async () => {
+    const metadata = JSON.parse('{"__proto__":"x","licence":"CC-BY"}') as Record<string, unknown>;
+    const { client } = await connect({ fetch: (id: string) => ({ id, title: "A", text: "# A", url: "https://x/a", metadata }) });
+    const result = await client.callTool({ name: "fetch", arguments: { id: "a" } });
+    expect(textOf(result)).toBe('{"id":"a","title":"A","text":"# A","url":"https://x/a","metadata":{"__proto__":"x","licence":"CC-BY"}}');
+    expect(Object.keys((result.structuredContent as { metadata: object }).metadata)).toStrictEqual(["__proto__", "licence"]);
+  });
+
   it("answers an unknown id with an isError result that names it, with no structuredContent", async () => {
     const { client } = await connect();
     expect(await client.callTool({ name: "fetch", arguments: { id: "doc:99" } })).toStrictEqual({
