@@ -123,7 +123,7 @@ const PT_BR: FolderTexts = {
 };
 
 const EN: FolderTexts = {
-  sourceName: "the documents in the folder",
+  sourceName: "the folder",
   matched: (shown, documents) =>
     `${shown} ${shown === 1 ? "document matches" : "documents match"} the query, among ${documents} indexed.`,
   truncated: (shown, matches, documents) =>
