@@ -5,20 +5,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
-import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createVocabulary, type Vocabulary } from "@sbissoli/mcp-search";
 import { parseCommandLine } from "../src/args.js";
 import { openFolder } from "../src/folder.js";
-import { createFolderServer } from "../src/serve.js";
+import { connectInMemory } from "./_cli-memory.js";
+import type { CallResult } from "./_cli-spawn.js";
 import { folderTexts } from "../src/texts.js";
 import { loadVocabulary } from "../src/vocabulary-file.js";
 
-interface CallResult {
-  isError?: boolean;
-  content: { type: string; text: string }[];
-  structuredContent?: Record<string, unknown>;
-}
 
 const CORPUS = fileURLToPath(new URL("../examples/corpus", import.meta.url));
 const VOCABULARY = fileURLToPath(new URL("../examples/vocabulary.json", import.meta.url));
@@ -45,17 +40,7 @@ async function connect(folderRoot: string, options: { vocabulary?: Vocabulary; l
     options.vocabulary ??
     createVocabulary({ locale: "es", sourceName: folderTexts("es").sourceName, entries: [{ asked: "luz", source: ["electricidad"] }] });
   const folder = await openFolder({ root: folderRoot, vocabulary });
-  const server = createFolderServer({ name: "test", version: "0.0.0", vocabulary, folder, locale: "es", ...options });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
-  const client = new Client({ name: "test-client", version: "0.0.0" });
-  await client.connect(clientTransport);
-  clients.push(client);
-  return {
-    client,
-    search: async (query: string) => (await client.callTool({ name: "search", arguments: { query } })) as CallResult,
-    fetch: async (id: string) => (await client.callTool({ name: "fetch", arguments: { id } })) as CallResult,
-  };
+  return connectInMemory({ name: "test", version: "0.0.0", vocabulary, folder, locale: "es", ...options }, clients);
 }
 
 const ids = (result: CallResult) => ((result.structuredContent?.["results"] ?? []) as { id: string }[]).map((hit) => hit.id);

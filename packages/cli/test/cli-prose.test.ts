@@ -11,14 +11,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createVocabulary } from "@sbissoli/mcp-search";
 import { cleanHeading, extractDocument, isGenericHeading, MAX_TITLE_CHARS, sectionHeadings } from "../src/documents.js";
 import { openFolder } from "../src/folder.js";
 import { convertHtml, htmlToMarkdown } from "../src/html.js";
 import { markdownToText } from "../src/markdown.js";
-import { createFolderServer } from "../src/serve.js";
+import { connectInMemory } from "./_cli-memory.js";
+import type { CallResult } from "./_cli-spawn.js";
 import type { FolderToolsOptions } from "../src/tools.js";
 
 /** The first lines of is-extglob's README, as published on npm. */
@@ -245,11 +245,6 @@ afterEach(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-interface CallResult {
-  isError?: boolean;
-  content: { type: string; text: string }[];
-  structuredContent?: Record<string, unknown>;
-}
 
 async function serveFiles(files: Record<string, string>, options: Partial<FolderToolsOptions> & { baseUrl?: string } = {}) {
   for (const [relative, text] of Object.entries(files)) {
@@ -258,16 +253,7 @@ async function serveFiles(files: Record<string, string>, options: Partial<Folder
   }
   const vocabulary = createVocabulary({ locale: "en", sourceName: "the folder", entries: [] });
   const folder = await openFolder({ root: workspace, vocabulary, baseUrl: options.baseUrl, watch: false });
-  const server = createFolderServer({ name: "test", version: "0.0.0", vocabulary, locale: "en", ...options, folder });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
-  const client = new Client({ name: "test-client", version: "0.0.0" });
-  await client.connect(clientTransport);
-  clients.push(client);
-  return {
-    search: async (query: string) => (await client.callTool({ name: "search", arguments: { query } })) as CallResult,
-    fetch: async (id: string) => (await client.callTool({ name: "fetch", arguments: { id } })) as CallResult,
-  };
+  return connectInMemory({ name: "test", version: "0.0.0", vocabulary, locale: "en", ...options, folder }, clients);
 }
 
 describe("the folder server on prose", () => {

@@ -3,18 +3,13 @@ import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
-import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createVocabulary, type IndexRanking } from "@sbissoli/mcp-search";
 import { openFolder, type Folder } from "../src/folder.js";
-import { createFolderServer } from "../src/serve.js";
+import { connectInMemory } from "./_cli-memory.js";
+import type { CallResult } from "./_cli-spawn.js";
 import type { FolderToolsOptions } from "../src/tools.js";
 
-interface CallResult {
-  isError?: boolean;
-  content: { type: string; text: string }[];
-  structuredContent?: Record<string, unknown>;
-}
 
 interface Summary {
   documents: number;
@@ -63,18 +58,7 @@ async function connect(options: Partial<FolderToolsOptions> & { baseUrl?: string
   });
   const folder: Folder = await openFolder({ root, vocabulary, baseUrl: options.baseUrl, maxFileBytes: options.maxFileBytes, ranking: options.ranking });
   await folder.ready;
-  const server = createFolderServer({ name: "test", version: "0.0.0", vocabulary, ...options, folder });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
-  const client = new Client({ name: "test-client", version: "0.0.0" });
-  await client.connect(clientTransport);
-  clients.push(client);
-  return {
-    folder,
-    search: async (query: string) => (await client.callTool({ name: "search", arguments: { query } })) as CallResult,
-    fetch: async (id: string) => (await client.callTool({ name: "fetch", arguments: { id } })) as CallResult,
-    client,
-  };
+  return { ...(await connectInMemory({ name: "test", version: "0.0.0", vocabulary, ...options, folder }, clients)), folder };
 }
 
 function ids(result: CallResult): string[] {
@@ -134,13 +118,8 @@ describe("mcp-search serve: search", () => {
     const folder = await openFolder({ root, vocabulary: counting });
     await folder.ready;
     for (let request = 0; request < 3; request += 1) {
-      const server = createFolderServer({ name: "test", version: "0.0.0", folder, vocabulary: counting });
-      const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverTransport);
-      const client = new Client({ name: "test-client", version: "0.0.0" });
-      await client.connect(clientTransport);
-      clients.push(client);
-      const result = (await client.callTool({ name: "search", arguments: { query: "coado" } })) as CallResult;
+      const { search } = await connectInMemory({ name: "test", version: "0.0.0", folder, vocabulary: counting }, clients);
+      const result = await search("coado");
       expect((result.structuredContent?.["snippets"] as { snippet: string }[])[0]?.snippet).toContain("um café coado");
     }
     folder.close();
