@@ -4,11 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
-import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createVocabulary } from "@sbissoli/mcp-search";
 import { openFolder, type Folder } from "../src/folder.js";
-import { createFolderServer } from "../src/serve.js";
+import { connectInMemory } from "./_cli-memory.js";
 
 /**
  * `resources/read` under attack, through a real Client linked in memory to the real folder server:
@@ -45,13 +44,7 @@ async function connect(): Promise<Client> {
   const folder = await openFolder({ root, vocabulary });
   folders.push(folder);
   await folder.ready;
-  const server = createFolderServer({ name: "test", version: "0.0.0", vocabulary, folder, locale: "en" });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
-  const client = new Client({ name: "attacker", version: "0.0.0" });
-  await client.connect(clientTransport);
-  clients.push(client);
-  return client;
+  return (await connectInMemory({ name: "test", version: "0.0.0", vocabulary, folder, locale: "en" }, clients)).client;
 }
 
 /** The whole answer to a read, success or error, as text. */
