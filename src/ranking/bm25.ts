@@ -318,7 +318,7 @@ class View {
     }
     this.postings.prepare();
     const { parameters: { k1, prefix: discount }, postings, coef, live: size, tf, score, listed, touched } = this;
-    const { baseTerms, baseStart, baseBytes, deltaSorted, deltaSortedTerms, deltaBytes, deltaEnd, alive } = postings;
+    const { baseTerms, baseStart, baseBytes, deltaSorted, deltaSortedTerms, deltaHead, deltaPool, blockFrom, blockEnd, blockNext, blockSlot, alive } = postings;
     let touchedCount = 0;
     for (const { term: token, weight, prefixes } of terms) {
       let count = 0;
@@ -327,12 +327,13 @@ class View {
       // sum is the same, bit for bit, as in a fresh build.
       for (let term = range.baseFrom; term < range.baseTo; term++) {
         const factor = baseTerms[term] === token ? 1 : discount;
-        count = addRun(baseBytes, baseStart[term]!, baseStart[term + 1]!, factor, alive, coef, tf, listed, count);
+        count = addRun(baseBytes, baseStart[term]!, baseStart[term + 1]!, -1, factor, alive, coef, tf, listed, count);
       }
       for (let d = range.deltaFrom; d < range.deltaTo; d++) {
         const factor = deltaSortedTerms[d] === token ? 1 : discount;
-        const id = deltaSorted[d]!;
-        count = addRun(deltaBytes[id]!, 0, deltaEnd[id]!, factor, alive, coef, tf, listed, count);
+        for (let block = deltaHead[deltaSorted[d]!]!; block >= 0; block = blockNext[block]!) {
+          count = addRun(deltaPool, blockFrom[block]!, blockEnd[block]!, blockSlot[block]!, factor, alive, coef, tf, listed, count);
+        }
       }
       const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
       for (let i = 0; i < count; i++) {
@@ -349,13 +350,14 @@ class View {
 
 /**
  * Adds `factor × Σ_f count_f × coef(u, f)` to `tf[u]` for each live unit u of the postings in
- * `bytes[from…to)` (the encoding of ./postings.ts, decoded inline), listing each unit the first
+ * `bytes[from…to)` (the encoding of ./postings.ts, decoded inline; the first gap counts from unit
+ * `previous`), listing each unit the first
  * time it gets a non-zero tf; returns the new list length. A text-only posting adds
  * `factor × (count × coef(u, text))`, the same number, bit for bit, as the full sum with its
  * zero terms.
  */
-function addRun(bytes: Uint8Array, from: number, to: number, factor: number, alive: Uint8Array, coef: Float64Array, tf: Float64Array, listed: Int32Array, count: number): number {
-  let u = -1;
+function addRun(bytes: Uint8Array, from: number, to: number, previous: number, factor: number, alive: Uint8Array, coef: Float64Array, tf: Float64Array, listed: Int32Array, count: number): number {
+  let u = previous;
   let p = from;
   while (p < to) {
     let byte = bytes[p++]!;

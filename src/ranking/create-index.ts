@@ -289,15 +289,17 @@ class RuleCore implements RankingCore {
   /** Adds one query token's half points to every entry it covers; returns the touched count. */
   private scoreToken(token: string, touchedCount: number): number {
     const { postings, exact, prefix, score, touched, tokenTouched } = this;
-    const { baseTerms, baseStart, baseBytes, deltaSorted, deltaSortedTerms, deltaBytes, deltaEnd, alive } = postings;
+    const { baseTerms, baseStart, baseBytes, deltaSorted, deltaSortedTerms, deltaHead, deltaPool, blockFrom, blockEnd, blockNext, blockSlot, alive } = postings;
     const range = postings.range(token, token.length >= 3, this.range);
     let count = 0;
     for (let t = range.baseFrom; t < range.baseTo; t++) {
-      count = markRun(baseBytes, baseStart[t]!, baseStart[t + 1]!, baseTerms[t] === token ? exact : prefix, alive, exact, prefix, tokenTouched, count);
+      count = markRun(baseBytes, baseStart[t]!, baseStart[t + 1]!, -1, baseTerms[t] === token ? exact : prefix, alive, exact, prefix, tokenTouched, count);
     }
     for (let d = range.deltaFrom; d < range.deltaTo; d++) {
-      const id = deltaSorted[d]!;
-      count = markRun(deltaBytes[id]!, 0, deltaEnd[id]!, deltaSortedTerms[d] === token ? exact : prefix, alive, exact, prefix, tokenTouched, count);
+      const flags = deltaSortedTerms[d] === token ? exact : prefix;
+      for (let block = deltaHead[deltaSorted[d]!]!; block >= 0; block = blockNext[block]!) {
+        count = markRun(deltaPool, blockFrom[block]!, blockEnd[block]!, blockSlot[block]!, flags, alive, exact, prefix, tokenTouched, count);
+      }
     }
     for (let i = 0; i < count; i++) {
       const e = tokenTouched[i]!;
@@ -324,11 +326,11 @@ class RuleCore implements RankingCore {
 
 /**
  * Ors each live entry's field mask from the postings in `bytes[from…to)` (the encoding of
- * ./postings.ts, width 1, decoded inline) into `flags`, listing in `tokenTouched` each entry the
+ * ./postings.ts, width 1, decoded inline; the first gap counts from entry `previous`) into `flags`, listing in `tokenTouched` each entry the
  * token reaches for the first time; returns the new list length.
  */
-function markRun(bytes: Uint8Array, from: number, to: number, flags: Uint8Array, alive: Uint8Array, exact: Uint8Array, prefix: Uint8Array, tokenTouched: Int32Array, count: number): number {
-  let e = -1;
+function markRun(bytes: Uint8Array, from: number, to: number, previous: number, flags: Uint8Array, alive: Uint8Array, exact: Uint8Array, prefix: Uint8Array, tokenTouched: Int32Array, count: number): number {
+  let e = previous;
   let p = from;
   while (p < to) {
     let byte = bytes[p++]!;

@@ -5,10 +5,12 @@
  * - The base segment is compressed sparse rows over a term dictionary sorted by code unit: one
  *   term is a binary search, a prefix is a range, a term's postings are one contiguous run of
  *   bytes.
- * - The delta segment takes every entry added since the last compaction: one growing run of bytes
- *   per term, with its own small sorted dictionary, kept up to date lazily (new terms are sorted
- *   and merged in on the next search). The postings of the slot being filled wait in a scratch
- *   table until the slot is done (the next `open`, search or compaction).
+ * - The delta segment takes every entry added since the last compaction: per term, a chain of
+ *   blocks of bytes, all cut from one shared pool (so a term costs a few integers, not an array
+ *   object of its own; blocks double from 8 to 4096 bytes), with its own small sorted dictionary,
+ *   kept up to date lazily (new terms are sorted and merged in on the next search). The postings
+ *   of the slot being filled wait in a scratch table until the slot is done (the next `open`,
+ *   search or compaction).
  * - Removing an entry only clears its slot's `alive` flag; searches skip dead postings.
  *
  * A posting holds `width` 16-bit values (the rule's field mask, width 1; BM25's per-field counts,
@@ -53,6 +55,9 @@ export function setMinCompaction(postings: number): number {
 
 /** The most bytes one posting takes: a header of up to 8 bytes, a mask, 4 values of 3 bytes. */
 const MAX_POSTING_BYTES = 21;
+/** A term's first delta block, and the most any later one grows to (bytes). */
+const FIRST_BLOCK = 8;
+const LARGEST_BLOCK = 4096;
 /** The header code that says the values follow (see the module comment). */
 const EXPLICIT = 15;
 
@@ -167,12 +172,12 @@ export class PostingReader {
     this.values = new Uint16Array(width);
   }
 
-  /** Starts reading a run. */
-  reset(bytes: Uint8Array, from: number, to: number): this {
+  /** Starts reading a run, or a block of one whose previous posting was in `slot`. */
+  reset(bytes: Uint8Array, from: number, to: number, slot = -1): this {
     this.bytes = bytes;
     this.at = from;
     this.to = to;
-    this.slot = -1;
+    this.slot = slot;
     return this;
   }
 
@@ -231,10 +236,16 @@ export class SegmentedPostings {
   baseBytes: Uint8Array = new Uint8Array(0);
   /** How many postings the base holds, dead ones included. */
   basePostings = 0;
-  // Delta segment: per term (by delta id) its own run of bytes, deltaEnd[id] of them used.
+  // Delta segment: per term (by delta id) a chain of blocks, from deltaHead[id] along blockNext
+  // (-1 ends it). Block b holds the postings in deltaPool[blockFrom[b], blockEnd[b]), the first one's
+  // gap counted from blockSlot[b], the slot of the term's posting before the block (-1 for none).
   deltaTerms: string[] = [];
-  deltaBytes: Uint8Array[] = [];
-  deltaEnd: number[] = [];
+  deltaHead: Int32Array = new Int32Array(0);
+  deltaPool: Uint8Array = new Uint8Array(0);
+  blockFrom: Int32Array = new Int32Array(0);
+  blockEnd: Int32Array = new Int32Array(0);
+  blockNext: Int32Array = new Int32Array(0);
+  blockSlot: Int32Array = new Int32Array(0);
   /** Delta term ids in term order; `pending` holds those not merged in yet. */
   deltaSorted: number[] = [];
   deltaSortedTerms: string[] = [];
@@ -246,8 +257,17 @@ export class SegmentedPostings {
   slots = 0;
 
   private readonly deltaIds = new Map<string, number>();
-  /** Per delta term: the last slot written to its run (-1 before any). */
-  private deltaLast: number[] = [];
+  /** Per delta term: its last block, and the last slot written to its run (-1 before any). */
+  private deltaTail: Int32Array = new Int32Array(0);
+  private deltaLast: Int32Array = new Int32Array(0);
+  /** Per block: where its room ends in the pool. */
+  private blockLimit: Int32Array = new Int32Array(0);
+  private blocks = 0;
+  /** Bytes of the pool handed out to blocks, and of postings written in them. */
+  private poolUsed = 0;
+  private deltaUsed = 0;
+  /** One posting, encoded before it is copied to its block. */
+  private readonly encoded = new Uint8Array(MAX_POSTING_BYTES);
   private pending: number[] = [];
   private postingsOf: Int32Array = new Int32Array(0);
   private dead = 0;
@@ -295,9 +315,10 @@ export class SegmentedPostings {
       id = this.deltaTerms.length;
       this.deltaIds.set(term, id);
       this.deltaTerms.push(term);
-      this.deltaBytes.push(new Uint8Array(0));
-      this.deltaEnd.push(0);
-      this.deltaLast.push(-1);
+      this.deltaHead = grownInt32(this.deltaHead, id + 1);
+      this.deltaTail = grownInt32(this.deltaTail, id + 1);
+      this.deltaLast = grownInt32(this.deltaLast, id + 1);
+      this.deltaHead[id] = this.deltaTail[id] = this.deltaLast[id] = -1;
       this.pending.push(id);
       this.fillRow = grownInt32(this.fillRow, id + 1);
     }
@@ -314,20 +335,43 @@ export class SegmentedPostings {
 
   /** Writes the postings of the slot being filled to their terms' runs. */
   private flush(): void {
-    const { fillTerms, fillValues, width } = this;
+    const { fillTerms, fillValues, width, encoded } = this;
     const slot = this.filling;
     for (let row = 0; row < fillTerms.length; row++) {
       const id = fillTerms[row] as number;
-      const end = this.deltaEnd[id] as number;
-      const bytes = grownUint8(this.deltaBytes[id] as Uint8Array, end + MAX_POSTING_BYTES, 8);
-      this.deltaBytes[id] = bytes;
-      this.deltaEnd[id] = writePosting(bytes, end, slot - (this.deltaLast[id] as number), fillValues, row * width, width);
+      const length = writePosting(encoded, 0, slot - this.deltaLast[id]!, fillValues, row * width, width);
+      let block = this.deltaTail[id]!;
+      if (block < 0 || this.blockEnd[block]! + length > this.blockLimit[block]!) block = this.openBlock(id, block);
+      const at = this.blockEnd[block]!;
+      for (let i = 0; i < length; i++) this.deltaPool[at + i] = encoded[i]!;
+      this.blockEnd[block] = at + length;
+      this.deltaUsed += length;
       this.deltaLast[id] = slot;
       this.fillRow[id] = 0;
     }
     fillValues.fill(0, 0, fillTerms.length * width);
     fillTerms.length = 0;
     this.filling = -1;
+  }
+
+  /** Chains a new block to term `id`'s run after `tail` (-1: its first), twice the tail's size up to 4 KiB. */
+  private openBlock(id: number, tail: number): number {
+    const size = tail < 0 ? FIRST_BLOCK : Math.min(LARGEST_BLOCK, 2 * (this.blockLimit[tail]! - this.blockFrom[tail]!));
+    const block = this.blocks++;
+    this.blockFrom = grownInt32(this.blockFrom, this.blocks);
+    this.blockEnd = grownInt32(this.blockEnd, this.blocks);
+    this.blockLimit = grownInt32(this.blockLimit, this.blocks);
+    this.blockNext = grownInt32(this.blockNext, this.blocks);
+    this.blockSlot = grownInt32(this.blockSlot, this.blocks);
+    this.deltaPool = grownUint8(this.deltaPool, this.poolUsed + size, 1 << 16);
+    this.blockFrom[block] = this.blockEnd[block] = this.poolUsed;
+    this.blockLimit[block] = this.poolUsed += size;
+    this.blockNext[block] = -1;
+    this.blockSlot[block] = this.deltaLast[id]!;
+    if (tail < 0) this.deltaHead[id] = block;
+    else this.blockNext[tail] = block;
+    this.deltaTail[id] = block;
+    return block;
   }
 
   /** Marks a slot dead: its postings stay until the next compaction, skipped by every search. */
@@ -390,8 +434,7 @@ export class SegmentedPostings {
     let live = 0;
     for (let slot = 0; slot < this.slots; slot++) remap[slot] = alive[slot] === 1 ? live++ : -1;
     this.prepare();
-    let capacity = this.baseBytes.length;
-    for (const end of this.deltaEnd) capacity += end;
+    const capacity = this.baseBytes.length + this.deltaUsed;
     const terms: string[] = [];
     const start: number[] = [0];
     let bytes: Uint8Array = new Uint8Array(capacity + MAX_POSTING_BYTES);
@@ -401,8 +444,8 @@ export class SegmentedPostings {
     // Slots only grow from base to delta and within a run, and the remap keeps their order, so a
     // term's merged run is its base run then its delta run, each re-gapped.
     let previous = -1;
-    const copy = (from: Uint8Array, begin: number, end: number) => {
-      reader.reset(from, begin, end);
+    const copy = (from: Uint8Array, begin: number, end: number, slot: number) => {
+      reader.reset(from, begin, end, slot);
       while (reader.next()) {
         if (alive[reader.slot] === 0) continue;
         const slot = remap[reader.slot] as number;
@@ -424,12 +467,14 @@ export class SegmentedPostings {
       const fromDelta = i >= base.length || (j < delta.length && (delta[j] as string) <= (base[i] as string));
       if (fromBase) {
         term = base[i] as string;
-        copy(this.baseBytes, this.baseStart[i]!, this.baseStart[i + 1]!);
+        copy(this.baseBytes, this.baseStart[i]!, this.baseStart[i + 1]!, -1);
         i++;
       } else term = delta[j] as string;
       if (fromDelta) {
         const id = this.deltaSorted[j++]!;
-        copy(this.deltaBytes[id] as Uint8Array, 0, this.deltaEnd[id] as number);
+        for (let block = this.deltaHead[id]!; block >= 0; block = this.blockNext[block]!) {
+          copy(this.deltaPool, this.blockFrom[block]!, this.blockEnd[block]!, this.blockSlot[block]!);
+        }
       }
       if (length === before) continue;
       terms.push(term);
@@ -437,7 +482,8 @@ export class SegmentedPostings {
     }
     this.baseTerms = terms;
     this.baseStart = Int32Array.from(start);
-    this.baseBytes = bytes.slice(0, length);
+    // Without dead postings the run fills all but the last few bytes: keep it rather than copy it.
+    this.baseBytes = length + (length >> 3) >= bytes.length ? bytes.subarray(0, length) : bytes.slice(0, length);
     this.basePostings = postings;
     const postingsOf = new Int32Array(live);
     for (let slot = 0; slot < this.slots; slot++) if (remap[slot]! >= 0) postingsOf[remap[slot]!] = this.postingsOf[slot]!;
@@ -452,9 +498,16 @@ export class SegmentedPostings {
 
   private clearDelta(): void {
     this.deltaTerms = [];
-    this.deltaBytes = [];
-    this.deltaEnd = [];
-    this.deltaLast = [];
+    this.deltaHead = new Int32Array(0);
+    this.deltaTail = new Int32Array(0);
+    this.deltaLast = new Int32Array(0);
+    this.deltaPool = new Uint8Array(0);
+    this.blockFrom = new Int32Array(0);
+    this.blockEnd = new Int32Array(0);
+    this.blockLimit = new Int32Array(0);
+    this.blockNext = new Int32Array(0);
+    this.blockSlot = new Int32Array(0);
+    this.blocks = this.poolUsed = this.deltaUsed = 0;
     this.deltaIds.clear();
     this.deltaSorted = [];
     this.deltaSortedTerms = [];

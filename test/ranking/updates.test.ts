@@ -84,6 +84,24 @@ describe.each(["rule", "bm25"] as IndexRanking[])("index updates (%s)", (ranking
     );
   });
 
+  it("answers from long delta runs (blocks chained past 4 KiB) as a fresh build does", () => {
+    setMinCompaction(1 << 30);
+    const entries = Array.from({ length: 3000 }, (_, i): IndexEntry => ({
+      id: `e${i}`,
+      title: i % 3 === 0 ? "soja milho" : "soja",
+      url: `https://example.org/${i}`,
+      text: `${"zip ".repeat(1 + (i % 40))} file${i % 7} producao`,
+    }));
+    const index = createIndex([], { ranking });
+    for (const e of entries) index.add(e);
+    for (let i = 0; i < 3000; i += 11) index.remove(`e${i}`);
+    const current = entries.filter((_, i) => i % 11 !== 0);
+    const fresh = createIndex(current, { ranking });
+    for (const query of ["soja", "zip", "milho file3", "produ", "fil"]) {
+      expect(index.search(query, { limit: 5000 })).toStrictEqual(fresh.search(query, { limit: 5000 }));
+    }
+  });
+
   it("keeps insertion order for ties, and the old place on replace", () => {
     const same = (id: string) => ({ id, title: "soja", url: `https://example.org/${id}` });
     const index = createIndex([same("a"), same("b")], { ranking });
