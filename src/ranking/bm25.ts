@@ -39,9 +39,9 @@
  *
  * Everything a search reads from the collection is kept as counts (postings per field, field
  * lengths, their integer totals, the live count), per view, so adding or removing one entry
- * adjusts counts in each view and the statistics stay exact; the per-unit normalisation
- * w_f / norm(u, f) is recomputed from them on the first search after a change (linear in the
- * units). Each view keeps its units in segmented postings (./postings.ts); the whole and lead
+ * adjusts counts in each view and the statistics stay exact; the normalisation w_f / norm(u, f),
+ * which depends on a unit only through its field's length, is tabled by length and recomputed
+ * from them on the first search after a change (linear in the longest field). Each view keeps its units in segmented postings (./postings.ts); the whole and lead
  * views have one unit per entry, in the entry's slot; an entry's passages are consecutive slots.
  */
 import type { SearchResult } from "../contract/schemas.js";
@@ -52,6 +52,8 @@ import { SegmentedPostings, type TermRange } from "./postings.js";
 
 /** Fields in the counted postings, in the order of the weights: id, title, keywords, text. */
 const FIELDS = 4;
+/** The longest field a snapshot may claim when its counts saturated (2^26 tokens, about 400 MB of text). */
+const MAX_SATURATED_LENGTH = 2 ** 26;
 
 /** The parameters of the formula above; tests and the bench may pass others. */
 export interface Bm25Parameters {
@@ -200,7 +202,14 @@ class View {
   readonly postings = new SegmentedPostings(FIELDS);
   /** lengths[u × 4 + f]: tokens of field f in unit u. */
   lengths: Uint32Array = new Uint32Array(0);
-  coef: Float64Array = new Float64Array(0);
+  /**
+   * Per field f, w_f / norm(u, f) by length: coefByLength[f][len(u, f)]. It depends on the unit
+   * only through its length, so a table as long as the longest field replaces a number per unit:
+   * less memory, and a refresh after an update costs the longest field, not every unit.
+   */
+  readonly coefByLength: Float64Array[] = [new Float64Array(1), new Float64Array(1), new Float64Array(1), new Float64Array(1)];
+  /** The longest each field has been in any unit (never lowered: a longer table is still right). */
+  private readonly longest = [0, 0, 0, 0];
   /** The entry slot each unit belongs to. */
   owner: Int32Array = new Int32Array(0);
   readonly totals = [0, 0, 0, 0];
@@ -231,6 +240,7 @@ class View {
       if (this.parameters.pairs > 0) for (const pair of pairTerms(tokens)) this.postings.add(pair, unit, f, 1);
       this.lengths[unit * FIELDS + f] = tokens.length;
       this.totals[f]! += tokens.length;
+      if (tokens.length > this.longest[f]!) this.longest[f] = tokens.length;
     });
     this.live += 1;
     this.fresh = false;
@@ -276,32 +286,47 @@ class View {
    * live count follow from the lengths. Throws an `Error` when the lengths do not fit the units.
    */
   load(reader: ByteReader, owner: (unit: number) => number): void {
-    this.postings.load(reader);
+    const sums = this.postings.load(reader, true) as Float64Array;
     const units = this.postings.slots;
     const lengths = reader.uint32Array();
     if (lengths.length !== units * FIELDS) throw new Error("a view's field lengths do not match its units");
+    // A field's length is its tokens, each counted once in its postings (and, with pairs, once
+    // more per pair): the normalisation tables are as long as the longest field, so a length the
+    // postings do not back is refused here rather than trusted.
+    const pairs = this.parameters.pairs > 0;
+    for (let i = 0; i < lengths.length; i++) {
+      const length = lengths[i]!;
+      const counted = sums[i]!;
+      const expected = pairs && length > 0 ? 2 * length - 1 : length;
+      if (counted === Infinity ? length > MAX_SATURATED_LENGTH : counted !== expected) throw new Error("a view's field lengths do not match its postings");
+    }
     this.lengths = lengths;
     this.owner = Int32Array.from({ length: units }, (_, unit) => owner(unit));
     for (let f = 0; f < FIELDS; f++) this.totals[f] = 0;
-    for (let u = 0; u < units; u++) for (let f = 0; f < FIELDS; f++) this.totals[f]! += lengths[u * FIELDS + f]!;
+    for (let f = 0; f < FIELDS; f++) this.longest[f] = 0;
+    for (let u = 0; u < units; u++) {
+      for (let f = 0; f < FIELDS; f++) {
+        const length = lengths[u * FIELDS + f]!;
+        this.totals[f]! += length;
+        if (length > this.longest[f]!) this.longest[f] = length;
+      }
+    }
     this.live = units;
     this.fresh = false;
   }
 
-  /** w_f / norm(u, f) for every unit, from the exact totals and the live count. */
+  /** w_f / norm(len, f) for every length up to the longest, from the exact totals and the live count. */
   private refresh(): void {
-    const units = this.postings.slots;
-    const { lengths, totals, live, parameters } = this;
-    this.coef = grown(this.coef, units * FIELDS);
-    const coef = this.coef;
+    const { totals, live, parameters } = this;
     for (let f = 0; f < FIELDS; f++) {
       const average = live === 0 ? 0 : (totals[f] as number) / live;
       const b = parameters.b[f] as number;
       const weight = parameters.weights[f] as number;
-      for (let u = 0; u < units; u++) {
-        const length = lengths[u * FIELDS + f] as number;
-        coef[u * FIELDS + f] = length === 0 ? 0 : weight / (1 - b + (b * length) / average);
-      }
+      const longest = this.longest[f]!;
+      if (this.coefByLength[f]!.length <= longest) this.coefByLength[f] = new Float64Array(longest + 1);
+      const coef = this.coefByLength[f]!;
+      coef[0] = 0;
+      for (let length = 1; length <= longest; length++) coef[length] = weight / (1 - b + (b * length) / average);
     }
     this.fresh = true;
   }
@@ -317,7 +342,8 @@ class View {
       this.touched = grown(this.touched, units);
     }
     this.postings.prepare();
-    const { parameters: { k1, prefix: discount }, postings, coef, live: size, tf, score, listed, touched } = this;
+    const { parameters: { k1, prefix: discount }, postings, lengths, live: size, tf, score, listed, touched } = this;
+    const [c0, c1, c2, c3] = this.coefByLength as [Float64Array, Float64Array, Float64Array, Float64Array];
     const { baseTerms, baseStart, baseBytes, deltaSorted, deltaSortedTerms, deltaHead, deltaPool, blockFrom, blockEnd, blockNext, blockSlot, alive } = postings;
     let touchedCount = 0;
     for (const { term: token, weight, prefixes } of terms) {
@@ -327,12 +353,12 @@ class View {
       // sum is the same, bit for bit, as in a fresh build.
       for (let term = range.baseFrom; term < range.baseTo; term++) {
         const factor = baseTerms[term] === token ? 1 : discount;
-        count = addRun(baseBytes, baseStart[term]!, baseStart[term + 1]!, -1, factor, alive, coef, tf, listed, count);
+        count = addRun(baseBytes, baseStart[term]!, baseStart[term + 1]!, -1, factor, alive, lengths, c0, c1, c2, c3, tf, listed, count);
       }
       for (let d = range.deltaFrom; d < range.deltaTo; d++) {
         const factor = deltaSortedTerms[d] === token ? 1 : discount;
         for (let block = deltaHead[deltaSorted[d]!]!; block >= 0; block = blockNext[block]!) {
-          count = addRun(deltaPool, blockFrom[block]!, blockEnd[block]!, blockSlot[block]!, factor, alive, coef, tf, listed, count);
+          count = addRun(deltaPool, blockFrom[block]!, blockEnd[block]!, blockSlot[block]!, factor, alive, lengths, c0, c1, c2, c3, tf, listed, count);
         }
       }
       const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
@@ -351,12 +377,16 @@ class View {
 /**
  * Adds `factor × Σ_f count_f × coef(u, f)` to `tf[u]` for each live unit u of the postings in
  * `bytes[from…to)` (the encoding of ./postings.ts, decoded inline; the first gap counts from unit
- * `previous`), listing each unit the first
+ * `previous`), where coef(u, f) = coefF[lengths[u × 4 + f]], listing each unit the first
  * time it gets a non-zero tf; returns the new list length. A text-only posting adds
  * `factor × (count × coef(u, text))`, the same number, bit for bit, as the full sum with its
  * zero terms.
  */
-function addRun(bytes: Uint8Array, from: number, to: number, previous: number, factor: number, alive: Uint8Array, coef: Float64Array, tf: Float64Array, listed: Int32Array, count: number): number {
+function addRun(
+  bytes: Uint8Array, from: number, to: number, previous: number, factor: number, alive: Uint8Array,
+  lengths: Uint32Array, coef0: Float64Array, coef1: Float64Array, coef2: Float64Array, coef3: Float64Array,
+  tf: Float64Array, listed: Int32Array, count: number,
+): number {
   let u = previous;
   let p = from;
   while (p < to) {
@@ -372,7 +402,7 @@ function addRun(bytes: Uint8Array, from: number, to: number, previous: number, f
     let add: number;
     if (code !== 15) {
       if (alive[u] === 0) continue;
-      add = factor * ((code + 1) * coef[k + 3]!);
+      add = factor * ((code + 1) * coef3[lengths[k + 3]!]!);
     } else {
       const mask = bytes[p++]!;
       let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
@@ -390,7 +420,7 @@ function addRun(bytes: Uint8Array, from: number, to: number, previous: number, f
         else c3 = value;
       }
       if (alive[u] === 0) continue;
-      add = factor * (c0 * coef[k]! + c1 * coef[k + 1]! + c2 * coef[k + 2]! + c3 * coef[k + 3]!);
+      add = factor * (c0 * coef0[lengths[k]!]! + c1 * coef1[lengths[k + 1]!]! + c2 * coef2[lengths[k + 2]!]! + c3 * coef3[lengths[k + 3]!]!);
     }
     if (add === 0) continue;
     if (tf[u] === 0) listed[count++] = u;

@@ -241,7 +241,9 @@ export class Collection {
     if (this.core.postings.wantsCompaction()) this.compact();
   }
 
-  private compact(): void {
+  /** Merges the delta and drops dead postings (see `SearchIndex.compact`); nothing to do when compact. */
+  compact(): void {
+    if (this.core.postings.isCompact()) return;
     const remap = this.core.postings.compact();
     const live = this.core.postings.slots;
     for (let slot = 0; slot < remap.length; slot++) {

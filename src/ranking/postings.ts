@@ -115,7 +115,7 @@ function writePosting(bytes: Uint8Array, at: number, gap: number, values: Uint16
  * returns how many postings. Throws an `Error` saying what is wrong. Decodes inline, as the
  * scoring loops do: a snapshot's load is mostly this loop.
  */
-function checkRun(bytes: Uint8Array, from: number, to: number, width: number, postingsOf: Int32Array): number {
+function checkRun(bytes: Uint8Array, from: number, to: number, width: number, postingsOf: Int32Array, sums: Float64Array | undefined): number {
   const slots = postingsOf.length;
   let slot = -1;
   let count = 0;
@@ -133,7 +133,9 @@ function checkRun(bytes: Uint8Array, from: number, to: number, width: number, po
     if (gap < 1) throw new Error("a posting repeats or goes back in its run");
     slot += gap;
     if (slot >= slots) throw new Error("a posting names a slot past the end");
-    if (code === EXPLICIT) {
+    if (code !== EXPLICIT) {
+      if (sums !== undefined) sums[slot * width + width - 1]! += code + 1;
+    } else {
       if (at >= to) throw new Error("a posting is cut short");
       const mask = bytes[at++]!;
       if (mask === 0 || mask >= 1 << width) throw new Error("a posting has a malformed field mask");
@@ -148,6 +150,8 @@ function checkRun(bytes: Uint8Array, from: number, to: number, width: number, po
           scale *= 128;
         } while (byte >= 128);
         if (value < 1 || value > 65535) throw new Error("a posting holds a value out of range");
+        // A saturated value no longer tells how many tokens it counted.
+        if (sums !== undefined) sums[slot * width + f]! += value === 65535 ? Infinity : value;
       }
     }
     postingsOf[slot]! += 1;
@@ -536,20 +540,23 @@ export class SegmentedPostings {
   /**
    * Replaces everything by a saved base segment, after checking it: terms in strictly increasing
    * code-unit order, runs that tile the bytes, postings that decode, with slots increasing within
-   * a run and below the slot count. Throws an `Error` saying what is wrong.
+   * a run and below the slot count. Throws an `Error` saying what is wrong. With `sums`, returns
+   * each slot's values added up per position (slot × width + position), Infinity where a value
+   * saturated, for the caller to check its own counts against.
    */
-  load(reader: ByteReader): void {
+  load(reader: ByteReader, sums = false): Float64Array | undefined {
     const slots = reader.varint();
     const terms = reader.strings();
     const start = reader.int32Array();
     const bytes = reader.byteArray();
     if (start.length !== terms.length + 1 || start[0] !== 0 || start[terms.length] !== bytes.length) throw new Error("its term table does not tile its postings");
     const postingsOf = new Int32Array(slots);
+    const totals = sums ? new Float64Array(slots * this.width) : undefined;
     let postings = 0;
     for (let t = 0; t < terms.length; t++) {
       if (t > 0 && !((terms[t - 1] as string) < (terms[t] as string))) throw new Error("its terms are not in order");
       if (start[t + 1]! <= start[t]!) throw new Error("a term has no postings");
-      postings += checkRun(bytes, start[t]!, start[t + 1]!, this.width, postingsOf);
+      postings += checkRun(bytes, start[t]!, start[t + 1]!, this.width, postingsOf, totals);
     }
     this.baseTerms = terms;
     this.baseStart = start;
@@ -563,6 +570,7 @@ export class SegmentedPostings {
     this.filling = -1;
     this.fillTerms.length = 0;
     this.clearDelta();
+    return totals;
   }
 }
 

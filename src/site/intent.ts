@@ -307,6 +307,7 @@ export function createIntentIndex(
     // The ranking's bytes: loadIndex gives back the plain index, without the intent boosts, which
     // read fields (dates) that only the entries hold.
     snapshot: () => index.snapshot(),
+    compact: () => index.compact(),
     add(entry) {
       index.add(entry);
       current.set(entry.id, entry);

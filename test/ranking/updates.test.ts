@@ -79,6 +79,14 @@ describe.each(["rule", "bm25"] as IndexRanking[])("index updates (%s)", (ranking
           expect(index.search(query, { limit: 100 })).toStrictEqual(fresh.search(query, { limit: 100 }));
         }
         for (const e of list) expect(index.resolve(e.id)).toBe(fresh.resolve(e.id));
+        // An explicit compaction changes nothing a search sees, nor does a second one.
+        for (let round = 0; round < 2; round++) {
+          index.compact();
+          for (const query of ["soja milho", "pro", "zip files", "acucar"]) {
+            expect(index.search(query, { limit: 100 })).toStrictEqual(fresh.search(query, { limit: 100 }));
+          }
+        }
+        expect(index.size).toBe(list.length);
       }),
       { numRuns: 150 },
     );
@@ -97,6 +105,10 @@ describe.each(["rule", "bm25"] as IndexRanking[])("index updates (%s)", (ranking
     for (let i = 0; i < 3000; i += 11) index.remove(`e${i}`);
     const current = entries.filter((_, i) => i % 11 !== 0);
     const fresh = createIndex(current, { ranking });
+    for (const query of ["soja", "zip", "milho file3", "produ", "fil"]) {
+      expect(index.search(query, { limit: 5000 })).toStrictEqual(fresh.search(query, { limit: 5000 }));
+    }
+    index.compact();
     for (const query of ["soja", "zip", "milho file3", "produ", "fil"]) {
       expect(index.search(query, { limit: 5000 })).toStrictEqual(fresh.search(query, { limit: 5000 }));
     }
