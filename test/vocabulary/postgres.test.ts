@@ -159,7 +159,9 @@ describe("buildPostgresClause against injection", () => {
     "100%",
   ])("treats the pattern %j as literal text", async (pattern) => {
     const expanded: ExpandedTerm[] = [{ term: pattern, patterns: [pattern], translated: false }];
-    const literal = NORMALISED.map((text) => `${text} |${pattern.replace(/[*?[\]\0]/g, "")}| end`);
+    // Every row holds the pattern as text: a thousand rows show it is read literally as well as
+    // ten thousand would, at a tenth of the cost (the names table below keeps all of them).
+    const literal = NORMALISED.slice(0, 1000).map((text) => `${text} |${pattern.replace(/[*?[\]\0]/g, "")}| end`);
     const { sql, params } = buildPostgresClause(expanded, "name_lc", { firstParameter: 2 });
     const result = await db.query<{ id: number }>(
       `SELECT ord - 1 AS id FROM json_array_elements_text($1::json) WITH ORDINALITY AS t(name_lc, ord) WHERE ${sql} ORDER BY ord`,
