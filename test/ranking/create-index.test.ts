@@ -263,7 +263,8 @@ describe("createIndex", () => {
           expect(rankEntries(collection, query)).toStrictEqual(index.search(query));
         }
       }),
-      { numRuns: 400 },
+      // 200 collections, each with up to 10 queries at 7 limits: about 10,000 comparisons.
+      { numRuns: 200 },
     );
   });
 });
