@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -13,6 +13,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts", "packages/cli/test/**/*.test.ts"],
+    // The type check is not part of `npm test`: `npm run typecheck` runs it (vitest.static.config.ts).
+    exclude: [...configDefaults.exclude, "test/static/**"],
     globalSetup: ["test/global-setup.ts"],
     // Most files wait on child processes, sockets and a WASM Postgres rather than compute: four
     // workers on two cores, sharing one module cache per worker, halve the suite's wall time.

@@ -12,7 +12,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import bcd from "@mdn/browser-compat-data" with { type: "json" };
 import { getCbo, getCnae, getMunicipalities, getStateNameByCode } from "@brazilian-utils/brazilian-utils";
 import type { IndexEntry } from "../src/index.js";
 
@@ -87,6 +86,9 @@ function englishBase(): IndexEntry[] {
       }
     }
   };
+  // Read on first use, by Node's own JSON loader: 20 MB that the Portuguese corpus never needs,
+  // and that a static import would have vitest transform into a module first (seconds of CPU).
+  const bcd = require("@mdn/browser-compat-data") as Record<string, unknown>;
   for (const [key, value] of Object.entries(bcd)) {
     if (key !== "__meta" && key !== "browsers") walk(value as Record<string, unknown>, [key]);
   }

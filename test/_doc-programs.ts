@@ -5,7 +5,7 @@
  * merged at the top, so each block may show its own. Blocks fenced as anything else are exempt.
  *
  * Each program is written twice under node_modules/.cache (so the MCP SDK, zod and the package
- * itself resolve as they do for a user): an .mts file that test/types.test.ts type-checks
+ * itself resolve as they do for a user): an .mts file that test/static/types.test.ts type-checks
  * with the repository, and an .mjs file that test/docs-programs.test.ts runs in its process.
  * Not a test file itself.
  */

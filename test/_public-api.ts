@@ -1,6 +1,6 @@
 /**
  * Shared by the documentation tests: the public API of src/index.ts and src/site/index.ts as the TypeScript checker
- * sees it, in a program that test/types.test.ts shares with the type check. Not a test file itself.
+ * sees it, in a program that test/static/types.test.ts shares with the type check. Not a test file itself.
  */
 import { fileURLToPath } from "node:url";
 import ts from "typescript";

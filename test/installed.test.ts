@@ -3,7 +3,10 @@
  * installed into fresh temporary projects from the tarballs, everything else from the local npm
  * cache (`--prefer-offline`). The JavaScript comes from the global setup's build; the library's
  * declarations are built here (`tsup --dts-only`, which leaves the JavaScript that the other
- * tests read in place), beside the other tests rather than before them.
+ * tests read in place), beside the other tests rather than before them. That build takes 10 to
+ * 15 s of CPU, so its output is kept under node_modules/.cache, keyed by a hash of everything it
+ * reads (src/, the tsup and TypeScript configurations, package.json and the lockfile), and a run
+ * whose inputs are unchanged copies it instead.
  *
  * - "readme": only the README's install line, `npm install @sbissoli/mcp-search
  *   @modelcontextprotocol/server zod`.
@@ -12,9 +15,10 @@
  * - "v1": a project on `@modelcontextprotocol/sdk` v1, with fast-xml-parser but no chrono-node.
  */
 import { execFile as execFileCallback, spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
@@ -40,6 +44,37 @@ async function npm(cwd: string, args: string[]): Promise<string> {
   return stdout;
 }
 
+/** What `tsup --dts-only` reads: the library's sources and configuration, and the lockfile. */
+async function declarationInputs(): Promise<string[]> {
+  const sources = (await readdir(join(ROOT, "src"), { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+  return [...sources, ...["tsup.config.ts", "tsconfig.json", "package.json", "package-lock.json"].map((name) => join(ROOT, name))].sort();
+}
+
+/**
+ * Writes the library's declarations into dist/: built by `tsup --dts-only`, or copied from the
+ * cache when a build of the same inputs left them there (each input's path and bytes are hashed).
+ */
+async function buildDeclarations(): Promise<void> {
+  const hash = createHash("sha256");
+  for (const file of await declarationInputs()) hash.update(`${relative(ROOT, file)}\0`).update(await readFile(file)).update("\0");
+  const cached = join(ROOT, "node_modules", ".cache", "declarations", hash.digest("hex").slice(0, 32));
+  const dist = join(ROOT, "dist");
+  const isDeclaration = (name: string) => /\.d\.c?ts$/.test(name);
+  const hit = await readdir(cached).catch(() => []);
+  if (hit.length > 0) {
+    await Promise.all(hit.map((name) => copyFile(join(cached, name), join(dist, name))));
+    return;
+  }
+  await execFile(process.execPath, [TSUP, "--dts-only", "--silent"], { cwd: ROOT });
+  const building = `${cached}.${process.pid}`;
+  await mkdir(building, { recursive: true });
+  const built = (await readdir(dist)).filter(isDeclaration);
+  await Promise.all(built.map((name) => copyFile(join(dist, name), join(building, name))));
+  await rename(building, cached).catch(() => rm(building, { recursive: true, force: true })); // another run cached it first
+}
+
 /** Packs a package folder into the workspace and returns the tarball's path. */
 async function pack(folder: string): Promise<string> {
   const name = (await npm(folder, ["pack", "--ignore-scripts", "--silent", "--pack-destination", workspace])).trim().split("\n").at(-1)!;
@@ -59,7 +94,7 @@ beforeAll(async () => {
   await mkdir(docs);
   await writeFile(join(docs, "brewing.md"), "# Pour-over brewing\n\nBloom the coffee for thirty seconds.");
   const [library, cli] = await Promise.all([
-    execFile(process.execPath, [TSUP, "--dts-only", "--silent"], { cwd: ROOT }).then(() => pack(ROOT)),
+    buildDeclarations().then(() => pack(ROOT)),
     pack(join(ROOT, "packages", "cli")),
   ]);
   await Promise.all([

@@ -41,7 +41,7 @@ describe.each(["rule", "bm25"] as IndexRanking[])("loadIndex (%s)", (ranking) =>
         index.add(late);
         for (const query of QUERIES) expect(loaded.search(query, { limit: 100 })).toStrictEqual(index.search(query, { limit: 100 }));
       }),
-      { numRuns: Number(process.env["SNAPSHOT_RUNS"] ?? 60) },
+      { numRuns: Number(process.env["SNAPSHOT_RUNS"] ?? 40) },
     );
   });
 

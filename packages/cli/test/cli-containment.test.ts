@@ -2,13 +2,19 @@ import { spawn, spawnSync } from "node:child_process";
 import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createVocabulary } from "@sbissoli/mcp-search";
+import { openFolder, type Folder } from "../src/folder.js";
+import { connectInMemory, type MemoryConnection } from "./_cli-memory.js";
 import { AS_ROOT, call, connectHttp, NOBODY, startBin, type CallResult, type SpawnedServer } from "./_cli-spawn.js";
 
 /**
- * The folder server under attack, through the BUILT bin: a file swapped for a link to an outside
- * secret while a client searches and fetches, paths that cannot be stat'ed, hidden files, and the
- * messages of refused ids. Permission cases run the bin as "nobody" when the suite runs as root.
+ * The folder server under attack: a file swapped for a link to an outside secret while clients
+ * search and fetch, paths that cannot be stat'ed, hidden files, and the messages of refused ids.
+ * Permission cases run the BUILT bin, as "nobody" when the suite runs as root: a process of
+ * another user is what they test. The others talk to the real folder server through a real
+ * Client linked in memory.
  */
 
 const SECRET = "SECRETMARK zebrafish hunter2";
@@ -16,6 +22,8 @@ let workspace: string;
 let root: string;
 let outside: string;
 const servers: SpawnedServer[] = [];
+const clients: Client[] = [];
+const folders: Folder[] = [];
 
 beforeEach(async () => {
   workspace = await mkdtemp(join(tmpdir(), "mcp-search-attack-"));
@@ -29,7 +37,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.stop()));
+  await Promise.all([...servers.splice(0).map((server) => server.stop()), ...clients.splice(0).map((client) => client.close())]);
+  for (const folder of folders.splice(0)) folder.close();
   // GNU chmod and rm walk down with relative paths, so they also clear the over-long chain.
   spawnSync("chmod", ["-R", "u+rwx", workspace]);
   spawnSync("rm", ["-rf", workspace]);
@@ -48,6 +57,15 @@ async function serve(args: readonly string[] = [], asNobody = false): Promise<Sp
   return server;
 }
 
+/** The same folder server in memory, on the same base URL: `count` clients, one server each. */
+async function serveInMemory(count = 1): Promise<MemoryConnection[]> {
+  const vocabulary = createVocabulary({ locale: "en", sourceName: "the folder", entries: [] });
+  const folder = await openFolder({ root, vocabulary, baseUrl: "https://docs.example.org/" });
+  folders.push(folder);
+  await folder.ready;
+  return Promise.all(Array.from({ length: count }, () => connectInMemory({ name: "mcp-search", version: "0.0.0", vocabulary, folder, locale: "en" }, clients)));
+}
+
 function answerText(result: CallResult): string {
   return JSON.stringify(result);
 }
@@ -57,10 +75,9 @@ describe("containment under a symlink-swap race", () => {
     const files = Array.from({ length: 16 }, (_, index) => `race${index}.md`);
     for (const file of files) await writeFile(join(root, file), "# Race\n\nzebrafish harmless words\n");
     await mkdir(join(root, ".racer")); // hidden: never indexed, the racer's temporary names live here
-    const server = await serve();
-    const clients = await Promise.all([connectHttp(server.url), connectHttp(server.url), connectHttp(server.url)]);
+    const readers = await serveInMemory(3);
     // The racer: a separate process swapping each file for a link to the secret and back, and a
-    // folder for a file, for 2.5 s, while three clients search and fetch.
+    // folder for a file, for 2 s, while three clients search and fetch.
     const racer = spawn(process.execPath, ["-e", `
       const fs = require("node:fs"); const path = require("node:path");
       const [root, secret, until] = [process.argv[1], process.argv[2], Date.now() + Number(process.argv[3])];
@@ -75,7 +92,7 @@ describe("containment under a symlink-swap race", () => {
         const flip = path.join(root, "flip");
         try { fs.rmSync(flip, { recursive: true, force: true }); fs.mkdirSync(flip); fs.writeFileSync(path.join(flip, "x.md"), "zebrafish flip"); } catch {}
         try { fs.rmSync(flip, { recursive: true, force: true }); fs.writeFileSync(flip, "now a file"); } catch {}
-      }`, root, join(outside, "secret.md"), "2500"], { stdio: "ignore" });
+      }`, root, join(outside, "secret.md"), "2000"], { stdio: "ignore" });
     const racing = new Promise<void>((resolve) => racer.once("exit", () => resolve()));
     let done = false;
     void racing.then(() => (done = true));
@@ -84,12 +101,9 @@ describe("containment under a symlink-swap race", () => {
     let errors = 0;
     const paths: string[] = [];
     await Promise.all(
-      clients.map(async (client, which) => {
-        for (let round = 0; !done && round < 2000; round += 1) {
-          const results = [
-            await call(client, "search", { query: "zebrafish hunter2" }),
-            await call(client, "fetch", { id: `doc:${files[(round + which) % files.length] ?? ""}` }),
-          ];
+      readers.map(async (reader, which) => {
+        for (let round = 0; !done && round < 3000; round += 1) {
+          const results = [await reader.search("zebrafish hunter2"), await reader.fetch(`doc:${files[(round + which) % files.length] ?? ""}`)];
           for (const result of results) {
             answers += 1;
             const text = answerText(result);
@@ -101,7 +115,6 @@ describe("containment under a symlink-swap race", () => {
       }),
     );
     await racing;
-    await Promise.all(clients.map((client) => client.close()));
     expect(answers).toBeGreaterThan(20);
     expect(leaks).toBe(0);
     expect(errors).toBe(0);
@@ -114,13 +127,11 @@ describe("paths that cannot be read", () => {
     await writeFile(join(root, ".secret-notes.md"), "# Notes\n\nquokka private\n");
     await mkdir(join(root, "sub"));
     await writeFile(join(root, "sub", ".hidden.md"), "# Hidden\n\nquokka hidden\n");
-    const server = await serve();
-    const client = await connectHttp(server.url);
-    const found = await call(client, "search", { query: "quokka" });
+    const [server] = await serveInMemory();
+    const found = await server!.search("quokka");
     expect(found.structuredContent?.["results"]).toStrictEqual([]);
-    expect((await call(client, "fetch", { id: "doc:.secret-notes.md" })).isError).toBe(true);
-    expect((await call(client, "fetch", { id: "doc:sub/.hidden.md" })).isError).toBe(true);
-    await client.close();
+    expect((await server!.fetch("doc:.secret-notes.md")).isError).toBe(true);
+    expect((await server!.fetch("doc:sub/.hidden.md")).isError).toBe(true);
   });
 
   it("skips and logs a path too long and a folder without search permission, at startup", async () => {
@@ -185,8 +196,7 @@ describe("paths that cannot be read", () => {
 
 describe("messages of refused ids", () => {
   it("says an id is empty, invalid, holds a NUL or climbs out, each as what it is", async () => {
-    const server = await serve();
-    const client = await connectHttp(server.url);
+    const [server] = await serveInMemory();
     const rows: [string, RegExp][] = [
       ["doc:", /it is empty and names no document/],
       ["doc:.", /it is empty and names no document/],
@@ -195,10 +205,9 @@ describe("messages of refused ids", () => {
       ["doc:../outside/secret.md", /it points outside the served folder/],
     ];
     for (const [id, message] of rows) {
-      const result = await call(client, "fetch", { id });
+      const result = await server!.fetch(id);
       expect(result.isError, id).toBe(true);
       expect(result.content[0]?.text, id).toMatch(message);
     }
-    await client.close();
   });
 });

@@ -1,5 +1,5 @@
 // The folder server's language when --locale is not given, from the environment: the rule,
-// in-process. cli-locale-spawn.test.ts runs the built bin under each environment.
+// in-process. cli-locale-serve.test.ts serves under each environment (one case through the built bin).
 import { describe, expect, it } from "vitest";
 import { HELP, parseCommandLine } from "../src/args.js";
 import { chooseLocale, describeLocaleChoice, localeOfName } from "../src/locale.js";

@@ -1,12 +1,15 @@
-// The built bin under each environment of the locale rule, spawned as a host would spawn it,
-// with the environment given explicitly (none inherited from the test run): the start line on
-// stderr, the tool titles from tools/list, and one message (fetch of an unknown id).
-// The rule itself is unit-tested in-process in cli-locale.test.ts; these spawns stay few.
+// `mcp-search serve` under each environment of the locale rule: the start line, the tool titles
+// from tools/list, and one message (fetch of an unknown id). Each case runs the bin's own
+// argument parsing and start in this process (./_cli-serve.ts), given the case's environment in
+// place of the process's, with a real client over HTTP. One case also spawns the built bin, as a
+// host would, with only that environment: the bin reads the locale from its real process
+// environment. The rule itself is unit-tested in-process in cli-locale.test.ts.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StdioBin } from "./_cli-spawn.js";
+import { serveInProcess } from "./_cli-serve.js";
+import { call, connectHttp, StdioBin } from "./_cli-spawn.js";
 
 let root: string;
 
@@ -44,16 +47,31 @@ describe("mcp-search serve: the locale from the environment", () => {
     [[], {}, "en", "default: no locale in the environment"],
     [["--locale", "es"], { LC_ALL: "pt_BR.UTF-8" }, "es", "from --locale"],
   ] as const)("serve %j under %j speaks %s (%s)", async (flags, variables, locale, reason) => {
-    const server = new StdioBin(["serve", root, ...flags], { env: bare(variables) });
+    const server = await serveInProcess([root, ...flags, "--http", "127.0.0.1:0"], variables);
+    const client = await connectHttp(server.url);
+    try {
+      const { tools } = await client.listTools();
+      expect(["search", "fetch"].map((name) => tools.find((tool) => tool.name === name)?.title)).toStrictEqual([...TITLES[locale]]);
+      const result = await call(client, "fetch", { id: "doc:nada.md" });
+      expect([result.isError, result.content[0]?.text]).toStrictEqual([true, UNKNOWN[locale]]);
+      expect(server.stderr().split("\n")[0]).toBe(`mcp-search: locale ${locale} (${reason})`);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+
+  it("is read by the built bin from its own environment, none inherited from the test run", async () => {
+    const server = new StdioBin(["serve", root], { env: bare({ LC_MESSAGES: "es_ES.UTF-8", LANG: "en_US.UTF-8" }) });
     try {
       await server.open();
       const listed = await server.request("tools/list");
       const tools = (listed["result"] as { tools: { name: string; title?: string }[] }).tools;
-      expect(["search", "fetch"].map((name) => tools.find((tool) => tool.name === name)?.title)).toStrictEqual([...TITLES[locale]]);
+      expect(["search", "fetch"].map((name) => tools.find((tool) => tool.name === name)?.title)).toStrictEqual([...TITLES.es]);
       const fetched = await server.request("tools/call", { name: "fetch", arguments: { id: "doc:nada.md" } });
       const result = fetched["result"] as { isError?: boolean; content: { text: string }[] };
-      expect([result.isError, result.content[0]?.text]).toStrictEqual([true, UNKNOWN[locale]]);
-      expect(server.stderr[0]).toBe(`mcp-search: locale ${locale} (${reason})`);
+      expect([result.isError, result.content[0]?.text]).toStrictEqual([true, UNKNOWN.es]);
+      expect(server.stderr[0]).toBe("mcp-search: locale es (from LC_MESSAGES=es_ES.UTF-8)");
     } finally {
       server.close();
     }

@@ -2,19 +2,21 @@
  * What the TypeScript checker says, from ONE program, so the types of zod and the MCP SDK are
  * read and checked once:
  *
- * - the type check of `npm test`: the repository (every file tsconfig.json includes: both
- *   packages' src, tests and benches) and every ```ts program of the documentation
- *   (./_doc-programs.ts). It runs beside the other test files instead of before them;
- *   `npm run typecheck` (tsc --noEmit) is the same check of the repository alone;
+ * - the type check: the repository (every file tsconfig.json includes: both packages' src, tests
+ *   and benches) and every ```ts program of the documentation (../_doc-programs.ts);
  * - the TSDoc of the public API (below).
+ *
+ * `npm run typecheck` runs this file (vitest.static.config.ts), and so does `.ci/run`, before
+ * `npm test`; `npm test` leaves it out, since it is about half of the suite's CPU time.
+ * `npx tsc --noEmit` is the same type check of the repository alone.
  */
 import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { PROGRAMS_FOLDER, compilerOptions, writePrograms } from "./_doc-programs.js";
-import { ROOT } from "./_docs.js";
-import { loadPublicApi } from "./_public-api.js";
+import { PROGRAMS_FOLDER, compilerOptions, writePrograms } from "../_doc-programs.js";
+import { ROOT } from "../_docs.js";
+import { loadPublicApi } from "../_public-api.js";
 
 /** "declared but never read" and its kin: samples may show a name they do not use. */
 const UNUSED_NAME_CODES = new Set([6133, 6138, 6192, 6196, 6198, 6199, 6205]);
