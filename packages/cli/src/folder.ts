@@ -16,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { createIndex, tokenize, type IndexEntry, type IndexRanking, type SearchIndex, type Vocabulary } from "@sbissoli/mcp-search";
 import { decodeUtf8, extractDocument, sectionHeadings, SUPPORTED_EXTENSIONS } from "./documents.js";
 import { markdownToText } from "./markdown.js";
+import { releaseMemory } from "./memory.js";
 import { documentId, readInside, type InsideRead, relativeMessage, resolveInside } from "./paths.js";
 import { openSnapshotCache, type SnapshotFile } from "./snapshot.js";
 import { createTreeWatch, settleEvents, type TreeWatchOptions } from "./watch.js";
@@ -445,21 +446,24 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     if (fromDisk + dropped > BATCH) index.compact();
     retrying = 0;
     for (const entry of known.values()) if (entry.retry === true) retrying += 1;
-    if (!changed && !restored) return snapshot;
-    log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms (${fromDisk} files read)`);
-    if (!changed) return snapshot;
-    signal();
-    // The first indexing saves at once; later edits at most every SAVE_DELAY_MS, since a save
-    // rewrites the whole snapshot. A snapshot a little behind is still correct: the files changed
-    // since are read again on the next start.
-    if (first) saveSnapshot();
-    else if (cache !== undefined && saveTimer === undefined) {
-      saveTimer = setTimeout(() => {
-        saveTimer = undefined;
-        saveSnapshot();
-      }, SAVE_DELAY_MS);
-      saveTimer.unref();
+    if (changed || restored) log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms (${fromDisk} files read)`);
+    if (changed) {
+      signal();
+      // The first indexing saves at once; later edits at most every SAVE_DELAY_MS, since a save
+      // rewrites the whole snapshot. A snapshot a little behind is still correct: the files
+      // changed since are read again on the next start.
+      if (first) saveSnapshot();
+      else if (cache !== undefined && saveTimer === undefined) {
+        saveTimer = setTimeout(() => {
+          saveTimer = undefined;
+          saveSnapshot();
+        }, SAVE_DELAY_MS);
+        saveTimer.unref();
+      }
     }
+    // What the first indexing or a large change freed (texts read, postings merged away, a
+    // snapshot's bytes) goes back to the system now, not whenever the server next allocates.
+    if (first || fromDisk + dropped > BATCH) releaseMemory();
     return snapshot;
   }
 
