@@ -82,6 +82,31 @@ function grownUint8(array: Uint8Array, needed: number, least = 16): Uint8Array {
   return next;
 }
 
+/**
+ * A zeroed pool of `length` bytes for the delta segment, in a resizable ArrayBuffer: V8 maps the
+ * pages of such a buffer itself rather than asking malloc for them, so a pool freed by a
+ * compaction goes back to the system at once, where from malloc it would stay in glibc's heap.
+ * With the delta's tables allocated the same way ({@link grownDeltaInt32}), the folder server
+ * holds 145–162 MB after indexing its 20k-file bench folder, against 174–176 MB. Only the delta,
+ * which lives until the next compaction, is allocated this way: a typed array over such a buffer
+ * reads about a third slower.
+ */
+function newPool(length: number): Uint8Array {
+  return new Uint8Array(new ResizableArrayBuffer(length, { maxByteLength: length }));
+}
+
+/** {@link grownInt32} for the delta segment's tables, in resizable buffers as {@link newPool}. */
+function grownDeltaInt32(array: Int32Array, needed: number): Int32Array {
+  if (needed <= array.length) return array;
+  const length = Math.max(needed, array.length * 2, 1024);
+  const next = new Int32Array(new ResizableArrayBuffer(length * 4, { maxByteLength: length * 4 }));
+  next.set(array);
+  return next;
+}
+
+/** The ArrayBuffer constructor with its ES2024 options, which the ES2022 typings do not declare. */
+const ResizableArrayBuffer = ArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => ArrayBuffer;
+
 /** Writes `value` (a non-negative integer below 2^53) as a varint at `at`; returns the next byte. */
 function writeVarint(bytes: Uint8Array, at: number, value: number): number {
   while (value >= 128) {
@@ -319,9 +344,9 @@ export class SegmentedPostings {
       id = this.deltaTerms.length;
       this.deltaIds.set(term, id);
       this.deltaTerms.push(term);
-      this.deltaHead = grownInt32(this.deltaHead, id + 1);
-      this.deltaTail = grownInt32(this.deltaTail, id + 1);
-      this.deltaLast = grownInt32(this.deltaLast, id + 1);
+      this.deltaHead = grownDeltaInt32(this.deltaHead, id + 1);
+      this.deltaTail = grownDeltaInt32(this.deltaTail, id + 1);
+      this.deltaLast = grownDeltaInt32(this.deltaLast, id + 1);
       this.deltaHead[id] = this.deltaTail[id] = this.deltaLast[id] = -1;
       this.pending.push(id);
       this.fillRow = grownInt32(this.fillRow, id + 1);
@@ -362,12 +387,16 @@ export class SegmentedPostings {
   private openBlock(id: number, tail: number): number {
     const size = tail < 0 ? FIRST_BLOCK : Math.min(LARGEST_BLOCK, 2 * (this.blockLimit[tail]! - this.blockFrom[tail]!));
     const block = this.blocks++;
-    this.blockFrom = grownInt32(this.blockFrom, this.blocks);
-    this.blockEnd = grownInt32(this.blockEnd, this.blocks);
-    this.blockLimit = grownInt32(this.blockLimit, this.blocks);
-    this.blockNext = grownInt32(this.blockNext, this.blocks);
-    this.blockSlot = grownInt32(this.blockSlot, this.blocks);
-    this.deltaPool = grownUint8(this.deltaPool, this.poolUsed + size, 1 << 16);
+    this.blockFrom = grownDeltaInt32(this.blockFrom, this.blocks);
+    this.blockEnd = grownDeltaInt32(this.blockEnd, this.blocks);
+    this.blockLimit = grownDeltaInt32(this.blockLimit, this.blocks);
+    this.blockNext = grownDeltaInt32(this.blockNext, this.blocks);
+    this.blockSlot = grownDeltaInt32(this.blockSlot, this.blocks);
+    if (this.poolUsed + size > this.deltaPool.length) {
+      const pool = newPool(Math.max(this.poolUsed + size, 2 * this.deltaPool.length, 1 << 16));
+      pool.set(this.deltaPool);
+      this.deltaPool = pool;
+    }
     this.blockFrom[block] = this.blockEnd[block] = this.poolUsed;
     this.blockLimit[block] = this.poolUsed += size;
     this.blockNext[block] = -1;
