@@ -250,6 +250,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   let saveTimer: NodeJS.Timeout | undefined;
   /** How many known files changed while they were read, and are read again by the next refresh. */
   let retrying = 0;
+  /** The size of the snapshot the last refresh loaded, 0 when it loaded none. */
+  let restoredBytes = 0;
 
   const urlOf = (relative: string) =>
     baseUrl === undefined ? pathToFileURL(join(root, relative)).href : baseUrl + relative.split("/").map(encodeURIComponent).join("/");
@@ -298,6 +300,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     const saved = cache?.load();
     if (saved === undefined) return false;
     index = saved.index;
+    restoredBytes = saved.bytes;
     for (const [relative, file] of saved.files) {
       const { size, modified, changed, title, format } = file;
       const document: FolderDocument | undefined =
@@ -374,6 +377,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
    */
   async function run(targets: "all" | ReadonlySet<string>): Promise<FolderSnapshot> {
     const started = performance.now();
+    restoredBytes = 0;
     const restored = first && restore();
     const folders = new Set<string>();
     const visit = (relative: string) => {
@@ -461,9 +465,10 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
         saveTimer.unref();
       }
     }
-    // What the first indexing or a large change freed (texts read, postings merged away, a
-    // snapshot's bytes) goes back to the system now, not whenever the server next allocates.
-    if (first || fromDisk + dropped > BATCH) releaseMemory();
+    // What a large indexing freed (texts read, postings merged away), or a large snapshot's
+    // bytes, go back to the system now, not whenever the server next allocates. A small one is
+    // not worth a full collection.
+    if (bytes + restoredBytes >= RELEASE_AFTER_BYTES) releaseMemory();
     return snapshot;
   }
 
@@ -532,6 +537,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   return folder;
 }
 
+/** An indexing that read this many bytes hands the memory it freed back at once (./memory.ts). */
+const RELEASE_AFTER_BYTES = 16 * 1024 * 1024;
 /** Files read between two chances for requests to run, during an indexing. */
 const BATCH = 64;
 /** Progress lines, at most this often (ms). */

@@ -26,10 +26,11 @@ export interface SnapshotFile {
   readonly format?: string;
 }
 
-/** A loaded snapshot: the index, and the files by relative path. */
+/** A loaded snapshot: the index, the files by relative path, and how many bytes it was read from. */
 export interface LoadedSnapshot {
   readonly index: SearchIndex;
   readonly files: ReadonlyMap<string, SnapshotFile>;
+  readonly bytes: number;
 }
 
 /** The snapshot of one folder; see the module comment. */
@@ -82,7 +83,7 @@ function readSnapshotFile(path: string, fingerprint: string, idOf: (relative: st
     files.set(relative, { size: size as number, modified: modified as number, changed: changed as number, ...(title !== null && { title: title as string, format: format as string }) });
   }
   if (documents !== index.size || files.size !== rows.length) throw new Error("its file table and its index disagree");
-  return { index, files };
+  return { index, files, bytes: bytes.length };
 }
 
 /**

@@ -111,8 +111,6 @@ describe("mcp-search serve on a large folder", () => {
     expect(broken.stderr.filter((line) => /snapshot ignored/.test(line))).toHaveLength(1);
     expect(broken.stderr.some((line) => line.includes(`(${SMALL} files read)`))).toBe(true);
     expect(broken.results).toStrictEqual(cold.results);
-    // The memory released after each indexing (src/memory.ts) leaves no warning in the log.
-    for (const { stderr } of [cold, warm, broken]) expect(stderr.filter((line) => /Warning/.test(line))).toStrictEqual([]);
     rmSync(small, { recursive: true, force: true });
   }, 180_000);
 });
