@@ -18,7 +18,10 @@ export default defineConfig({
     globalSetup: ["test/global-setup.ts"],
     // Most files wait on child processes, sockets and a WASM Postgres rather than compute: four
     // workers on two cores, sharing one module cache per worker, halve the suite's wall time.
-    // Every file restores what it changes (timers, listeners), so sharing is safe.
+    // Every file restores what it changes (timers, listeners), so sharing is safe. Two workers
+    // were measured too: the same wall time and a little less CPU when the folder server does not
+    // collect its garbage after indexing, but much slower while it does (each worker's heap is
+    // larger, and that full collection costs more), so four it stays.
     maxWorkers: 4,
     isolate: false,
     testTimeout: 30_000,

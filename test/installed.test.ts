@@ -8,17 +8,20 @@
  * reads (src/, the tsup and TypeScript configurations, package.json and the lockfile), and a run
  * whose inputs are unchanged copies it instead.
  *
- * - "readme": only the README's install line, `npm install @sbissoli/mcp-search
- *   @modelcontextprotocol/server zod`.
- * - "cli": the CLI's tarball, plus both optional parsers, so that every package the main entry
- *   must NOT load is there to be loaded.
- * - "v1": a project on `@modelcontextprotocol/sdk` v1, with fast-xml-parser but no chrono-node.
+ * Two projects, so two installs (each costs seconds of CPU):
+ * - "app": first only the README's install line, `npm install @sbissoli/mcp-search
+ *   @modelcontextprotocol/server zod`, and the checks of that install (what it added, the
+ *   declarations, ./site without its parsers). Then the same project gets the CLI's tarball and
+ *   both optional parsers (`npm install` again, into it), so that every package the main entry
+ *   must NOT load is there to be loaded, and the bin is there to be run.
+ * - "v1": a project on `@modelcontextprotocol/sdk` v1, with fast-xml-parser but no chrono-node,
+ *   and without the v2 server: a project of its own, installed while the first one is checked.
  */
 import { execFile as execFileCallback, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
@@ -37,7 +40,11 @@ const NEVER_LOADED = ["chrono-node", "fast-xml-parser", "@modelcontextprotocol/c
 
 let workspace: string;
 let docs: string;
-const project = (name: "readme" | "cli" | "v1") => join(workspace, name);
+let library: string;
+let cli: string;
+/** The v1 project's install, started in the first beforeAll and awaited by the v1 checks. */
+let v1Installed: Promise<void>;
+const project = (name: "app" | "v1") => join(workspace, name);
 
 async function npm(cwd: string, args: string[]): Promise<string> {
   const { stdout } = await execFile(NPM, args, { cwd, encoding: "utf8" });
@@ -81,11 +88,29 @@ async function pack(folder: string): Promise<string> {
   return join(workspace, name);
 }
 
-/** A fresh ESM project with the given packages installed. */
-async function install(name: "readme" | "cli" | "v1", packages: string[]): Promise<void> {
+/**
+ * `npm install` of the given packages into a project, every registry package from the local
+ * cache when it is there (`--prefer-offline`). None of these packages needs an install script.
+ */
+async function install(name: "app" | "v1", packages: string[]): Promise<void> {
+  await npm(project(name), ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--silent", ...packages]);
+}
+
+let cliAdded: Promise<void> | undefined;
+
+/**
+ * Adds the CLI's tarball and both parsers to the "app" project, once its README checks ran (file
+ * order: the describe of those checks comes first). Both describes that need the CLI call it.
+ */
+function addCli(): Promise<void> {
+  cliAdded ??= install("app", [cli, "chrono-node", "fast-xml-parser"]);
+  return cliAdded;
+}
+
+/** A fresh, empty ESM project. */
+async function createProject(name: "app" | "v1"): Promise<void> {
   await mkdir(project(name));
   await writeFile(join(project(name), "package.json"), JSON.stringify({ name: `consumer-${name}`, version: "1.0.0", private: true, type: "module" }));
-  await npm(project(name), ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent", ...packages]);
 }
 
 beforeAll(async () => {
@@ -93,22 +118,23 @@ beforeAll(async () => {
   docs = join(workspace, "docs");
   await mkdir(docs);
   await writeFile(join(docs, "brewing.md"), "# Pour-over brewing\n\nBloom the coffee for thirty seconds.");
-  const [library, cli] = await Promise.all([
+  await Promise.all([createProject("app"), createProject("v1")]);
+  [library, cli] = await Promise.all([
     buildDeclarations().then(() => pack(ROOT)),
     pack(join(ROOT, "packages", "cli")),
   ]);
-  await Promise.all([
-    install("readme", [library, "@modelcontextprotocol/server", "zod"]),
-    install("cli", [library, cli, "chrono-node", "fast-xml-parser"]),
-    install("v1", [library, "@modelcontextprotocol/sdk@^1.23", "zod", "fast-xml-parser"]),
-  ]);
+  v1Installed = install("v1", [library, "@modelcontextprotocol/sdk@^1.23", "zod", "fast-xml-parser"]);
+  v1Installed.catch(() => undefined); // awaited, and reported, by the v1 checks
+  await install("app", [library, "@modelcontextprotocol/server", "zod"]);
 }, 180_000);
 
 afterAll(async () => {
+  await v1Installed?.catch(() => undefined);
   if (workspace !== undefined) await rm(workspace, { recursive: true, force: true });
 });
 
 interface LockEntry {
+  readonly resolved?: string;
   readonly dependencies?: Record<string, string>;
   readonly optionalDependencies?: Record<string, string>;
 }
@@ -206,7 +232,7 @@ async function packagesLoadedByRequire(cwd: string, specifier: string): Promise<
 
 describe("the library installed with the README's line", () => {
   it("ships declarations of every export for both module systems", async () => {
-    const dist = join(project("readme"), "node_modules", "@sbissoli", "mcp-search", "dist");
+    const dist = join(project("app"), "node_modules", "@sbissoli", "mcp-search", "dist");
     const [esmTypes, cjsTypes] = await Promise.all([readFile(join(dist, "index.d.ts"), "utf8"), readFile(join(dist, "index.d.cts"), "utf8")]);
     for (const name of [...Object.keys(source), "SearchResult", "FetchDocument", "ContractLocale", "JsonSchemaObject", "IndexEntry", "SearchIndex", "SearchOptions"]) {
       expect(esmTypes).toContain(name);
@@ -215,7 +241,7 @@ describe("the library installed with the README's line", () => {
   });
 
   it("adds itself alone beyond what zod and the server bring", async () => {
-    const packages = await installedPackages(project("readme"));
+    const packages = await installedPackages(project("app"));
     const serverAndZod = closure(packages, ["@modelcontextprotocol/server", "zod"]);
     const added = [...packages.keys()].filter((name) => name !== "" && !serverAndZod.has(name)).sort();
     expect(added).toStrictEqual(["@sbissoli/mcp-search"]);
@@ -223,28 +249,32 @@ describe("the library installed with the README's line", () => {
 
   it("fails to import ./site without its parsers, with one sentence naming the first one missing", async () => {
     const script = 'import("@sbissoli/mcp-search/site").catch((error) => console.log(error.name + ": " + error.message));';
-    expect((await node(project("readme"), ["-e", script])).trim()).toBe(
+    expect((await node(project("app"), ["-e", script])).trim()).toBe(
       'McpSearchError: @sbissoli/mcp-search/site needs the optional peer dependency "fast-xml-parser": install it with `npm install fast-xml-parser`.',
     );
   });
 });
 
 describe("the main entry, beside the CLI, both parsers, the client and the HTTP transport", () => {
-  it("has every package it must not load installed", async () => {
-    const installed = await installedPackages(project("cli"));
+  // The README project above, once its own checks ran, gets the CLI and both parsers.
+  beforeAll(addCli, 120_000);
+
+  it("has every package it must not load installed, and still the library from its tarball", async () => {
+    const installed = await installedPackages(project("app"));
     for (const name of NEVER_LOADED) expect(installed.has(name), name).toBe(true);
+    expect(installed.get("@sbissoli/mcp-search")?.resolved).toBe(`file:../${basename(library)}`);
   });
 
   it("loads only itself and zod through ESM import", async () => {
-    expect(await packagesLoadedByImport(project("cli"), "@sbissoli/mcp-search")).toStrictEqual(["@sbissoli/mcp-search", "zod"]);
+    expect(await packagesLoadedByImport(project("app"), "@sbissoli/mcp-search")).toStrictEqual(["@sbissoli/mcp-search", "zod"]);
   });
 
   it("loads only itself and zod through CJS require", async () => {
-    expect(await packagesLoadedByRequire(project("cli"), "@sbissoli/mcp-search")).toStrictEqual(["@sbissoli/mcp-search", "zod"]);
+    expect(await packagesLoadedByRequire(project("app"), "@sbissoli/mcp-search")).toStrictEqual(["@sbissoli/mcp-search", "zod"]);
   });
 
   it("loads the parsers, and still no client or transport, through ./site", async () => {
-    const loaded = await packagesLoadedByImport(project("cli"), "@sbissoli/mcp-search/site");
+    const loaded = await packagesLoadedByImport(project("app"), "@sbissoli/mcp-search/site");
     expect(loaded).toContain("chrono-node");
     expect(loaded).toContain("fast-xml-parser");
     expect(loaded.filter((name) => name.startsWith("@modelcontextprotocol/") || name.includes("hono"))).toStrictEqual([]);
@@ -252,6 +282,8 @@ describe("the main entry, beside the CLI, both parsers, the client and the HTTP 
 });
 
 describe("a project on @modelcontextprotocol/sdk v1", () => {
+  beforeAll(() => v1Installed, 120_000);
+
   it("type-checks a server that registers the tools on the v1 McpServer", async () => {
     const cwd = project("v1");
     await writeFile(
@@ -328,10 +360,12 @@ function nonProtocolLines(stdout: string): string[] {
 }
 
 describe("the installed mcp-search bin of @sbissoli/mcp-search-cli", () => {
-  const bin = () => join(project("cli"), "node_modules", ".bin", "mcp-search");
+  const bin = () => join(project("app"), "node_modules", ".bin", "mcp-search");
+
+  beforeAll(addCli, 120_000);
 
   it("is linked from the CLI package", async () => {
-    expect(await readdir(join(project("cli"), "node_modules", ".bin"))).toContain("mcp-search");
+    expect(await readdir(join(project("app"), "node_modules", ".bin"))).toContain("mcp-search");
   });
 
   it("serves search and fetch over stdio to a real client", async () => {
@@ -349,9 +383,9 @@ describe("the installed mcp-search bin of @sbissoli/mcp-search-cli", () => {
   });
 
   it("writes nothing but protocol to stdout, and its logs to stderr; over stdio it loads no client and no HTTP adapter", async () => {
-    const log = await writeRecordHooks(project("cli"));
+    const log = await writeRecordHooks(project("app"));
     const child = spawn(process.execPath, ["--import", "./record.mjs", bin(), "serve", docs], {
-      cwd: project("cli"),
+      cwd: project("app"),
       env: { ...process.env, RECORD_LOG: log },
       stdio: ["pipe", "pipe", "pipe"],
     });
@@ -375,11 +409,14 @@ describe("the installed mcp-search bin of @sbissoli/mcp-search-cli", () => {
     child.stdin.end();
     await new Promise((resolve) => child.once("exit", resolve));
     expect(nonProtocolLines(stdout)).toStrictEqual([]);
-    const replies = stdout
+    // The replies; a notification the server sends meanwhile (the resource list changed once
+    // indexing ended) is protocol too, but has no id.
+    const received = stdout
       .trim()
       .split("\n")
-      .map((line) => JSON.parse(line) as { id: number; result?: { isError?: boolean } })
-      .sort((a, b) => a.id - b.id);
+      .map((line) => JSON.parse(line) as { id?: number; method?: string; result?: { isError?: boolean } });
+    for (const message of received) if (message.id === undefined) expect(message.method).toMatch(/^notifications\//);
+    const replies = received.filter((message) => message.id !== undefined).sort((a, b) => a.id! - b.id!);
     expect(replies.map((reply) => reply.id)).toStrictEqual([1, 2, 3]);
     expect(replies[2]?.result?.isError).toBe(true);
     expect(stderr).toContain("mcp-search: indexed 1 documents");

@@ -3,6 +3,7 @@ import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseCommandLine } from "../src/args.js";
 
 /** The BUILT bin (global setup runs tsup first), spawned exactly as a user would run it. */
 const BIN = fileURLToPath(new URL("../dist/mcp-search.js", import.meta.url));
@@ -76,16 +77,21 @@ describe("mcp-search serve --http", () => {
 });
 
 describe("mcp-search misuse", () => {
+  // One spawn per way out: a command line the parser refuses (exit 2, with the pointer to --help)
+  // and a folder that fails at start (exit 1).
   it.each([
-    [["serve", "docs", "--bogus"], /^mcp-search: Unknown option '--bogus'/],
+    [["serve", "docs", "--bogus"], /^mcp-search: Unknown option '--bogus'.* Run "mcp-search --help" for usage\.\n$/],
     [["serve", "/nonexistent/folder/xyz"], /^mcp-search: The folder "\/nonexistent\/folder\/xyz" does not exist\.\n$/],
-    [["serve"], /^mcp-search: serve needs a folder: mcp-search serve <dir>\. Run "mcp-search --help" for usage\.\n$/],
   ])("exits non-zero with one sentence on stderr for %j", (argv, message) => {
     const run = spawnSync(process.execPath, [BIN, ...argv], { encoding: "utf8" });
     expect(run.status).not.toBe(0);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(message);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("refuses serve without a folder with the same kind of sentence, from the parser the bin runs", () => {
+    expect(parseCommandLine(["serve"], {})).toStrictEqual({ command: "error", message: "serve needs a folder: mcp-search serve <dir>." });
   });
 
   it("prints --help and --version on stdout", () => {

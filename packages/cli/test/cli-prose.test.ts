@@ -4,7 +4,6 @@
  * text block for hosts that show the model only `content`. Through the real parts: the
  * converter and extractor as the folder server calls them, and a real McpServer + Client.
  */
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +17,7 @@ import { openFolder } from "../src/folder.js";
 import { convertHtml, htmlToMarkdown } from "../src/html.js";
 import { markdownToText } from "../src/markdown.js";
 import { connectInMemory } from "./_cli-memory.js";
+import { serveInProcess } from "./_cli-serve.js";
 import type { CallResult } from "./_cli-spawn.js";
 import type { FolderToolsOptions } from "../src/tools.js";
 
@@ -346,8 +346,8 @@ describe("the folder server on prose", () => {
   });
 });
 
-describe("mcp-search serve (the built bin): the readable block by transport", () => {
-  /** The BUILT bin (global setup runs tsup first), spawned as a user would run it. */
+describe("mcp-search serve: the readable block by transport", () => {
+  /** The BUILT bin (global setup runs tsup first), spawned over stdio as a desktop host runs it. */
   const BIN = fileURLToPath(new URL("../dist/mcp-search.js", import.meta.url));
   const CORPUS = fileURLToPath(new URL("../examples/corpus", import.meta.url));
 
@@ -364,26 +364,19 @@ describe("mcp-search serve (the built bin): the readable block by transport", ()
     }
   });
 
+  // The choice is startServing's (packages/cli/src/start.ts), by transport: over HTTP it runs in
+  // process, from the same command line; the stdio case above is the process itself.
   it("keeps the one contract block over HTTP, where ChatGPT connects", async () => {
-    const child = spawn(process.execPath, [BIN, "serve", CORPUS, "--http", "127.0.0.1:0", "--locale", "en"], { stdio: ["ignore", "ignore", "pipe"] });
+    const server = await serveInProcess([CORPUS, "--http", "127.0.0.1:0", "--locale", "en"]);
     try {
-      const url = await new Promise<URL>((resolve, reject) => {
-        let stderr = "";
-        child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-          stderr += chunk;
-          const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-          if (match?.[1] !== undefined) resolve(new URL(match[1]));
-        });
-        child.once("exit", (code) => reject(new Error(`mcp-search exited with ${String(code)}: ${stderr}`)));
-      });
       const client = new Client({ name: "chatgpt-like", version: "0.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(url));
+      await client.connect(new StreamableHTTPClientTransport(server.url));
       const result = (await client.callTool({ name: "search", arguments: { query: "extraction sour" } })) as CallResult;
       await client.close();
       expect(result.content).toHaveLength(1);
       expect(JSON.parse(result.content[0]?.text ?? "")).toStrictEqual({ results: result.structuredContent?.["results"] });
     } finally {
-      child.kill("SIGTERM");
+      await server.stop();
     }
   });
 });

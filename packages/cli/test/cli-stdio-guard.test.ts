@@ -1,18 +1,19 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN } from "./_cli-spawn.js";
 
 /**
  * `mcp-search serve` over stdio, fed raw lines through the BUILT bin: a line over the SDK's
  * 10 MiB read buffer, a line that is not JSON, `params: "x"` and `arguments: null` each get one
- * JSON-RPC error, and the server keeps answering the requests after them.
+ * JSON-RPC error, and the server keeps answering the requests after them. One process serves
+ * both cases, the second after the first: it still answers after each bad line.
  */
 
 const CORPUS = fileURLToPath(new URL("../examples/corpus", import.meta.url));
 const children: ChildProcessWithoutNullStreams[] = [];
 
-afterEach(() => {
+afterAll(() => {
   for (const child of children.splice(0)) child.kill("SIGTERM");
 });
 
@@ -60,9 +61,14 @@ async function initialize(server: ReturnType<typeof spawnStdio>): Promise<void> 
 }
 
 describe("the stdio line guard", () => {
-  it("refuses a line over 10 MiB and keeps serving", async () => {
-    const server = spawnStdio();
+  let server: ReturnType<typeof spawnStdio>;
+
+  beforeAll(async () => {
+    server = spawnStdio();
     await initialize(server);
+  });
+
+  it("refuses a line over 10 MiB and keeps serving", async () => {
     server.send(`{"jsonrpc":"2.0","id":"big","method":"tools/list","params":{"pad":"${"x".repeat(10 * 1024 * 1024)}"}}`);
     server.send({ jsonrpc: "2.0", id: "after", method: "tools/list", params: {} });
     const refused = await server.waitFor((reply) => reply.id === null && /at most 10485760 bytes/.test(reply.error?.message ?? ""));
@@ -74,8 +80,6 @@ describe("the stdio line guard", () => {
   }, 20_000);
 
   it("answers a line that is not JSON, params that is not an object, and arguments: null, each with one error", async () => {
-    const server = spawnStdio();
-    await initialize(server);
     server.send("this is not json");
     server.send({ jsonrpc: "2.0", id: 7, method: "tools/list", params: "x" });
     server.send({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "search", arguments: null } });
