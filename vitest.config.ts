@@ -13,7 +13,7 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts", "packages/cli/test/**/*.test.ts"],
-    // The type check is not part of `npm test`: `npm run typecheck` runs it (vitest.static.config.ts).
+    // The type check is not part of `npm test`: `npm run check:static` runs it, with the regex lint (vitest.static.config.ts).
     exclude: [...configDefaults.exclude, "test/static/**"],
     globalSetup: ["test/global-setup.ts"],
     // Most files wait on child processes, sockets and a WASM Postgres rather than compute: four

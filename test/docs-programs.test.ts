@@ -10,7 +10,7 @@ import { PROGRAMS_FOLDER, extractPrograms, joinBlocks, writePrograms } from "./_
 // dynamic import of its transpiled .mjs file: no process is spawned per program. A program that
 // connects a StdioServerTransport gets one over in-memory streams instead of this process's
 // stdio, and the test talks MCP to it as a host would. The programs are type-checked with the
-// repository, in one TypeScript program, by test/static/types.test.ts (`npm run typecheck`).
+// repository, in one TypeScript program, by test/static/types.test.ts (`npm run check:static`).
 
 interface StdioPair {
   readonly input: PassThrough;

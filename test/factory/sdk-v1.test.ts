@@ -1,7 +1,7 @@
 /**
  * The factory on the first SDK generation: a real `McpServer` from `@modelcontextprotocol/sdk`
  * v1 and the v1 `Client`, linked in memory, as a v1 host would connect. This file also
- * type-checks the factory's `server` parameter against the v1 class (`npm run typecheck`).
+ * type-checks the factory's `server` parameter against the v1 class (`npm run check:static`).
  * The 1.22.0 release is installed under the alias `mcp-sdk-1.22`, to show it is refused.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

@@ -6,7 +6,7 @@
  *   and benches) and every ```ts program of the documentation (../_doc-programs.ts);
  * - the TSDoc of the public API (below).
  *
- * `npm run typecheck` runs this file (vitest.static.config.ts), and so does `.ci/run`, before
+ * `npm run check:static` runs this file (vitest.static.config.ts), and so does `.ci/run`, before
  * `npm test`; `npm test` leaves it out, since it is about half of the suite's CPU time.
  * `npx tsc --noEmit` is the same type check of the repository alone.
  */
