@@ -343,6 +343,21 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     removed.delete(read.entry.id);
   }
 
+  /**
+   * Maintenance after a large indexing, once the calls waiting for it are answered: `compact`
+   * merges the postings its files left pending (the index's smallest and fastest form, rather
+   * than on some later update), `release` hands what it freed (texts read, postings merged away,
+   * a snapshot's bytes) back to the system now, not whenever the server next allocates
+   * (./memory.ts). A small indexing is not worth either.
+   */
+  function tidyUp(compact: boolean, release: boolean): void {
+    if (!compact && !release) return;
+    setTimeout(() => {
+      if (compact) index.compact();
+      if (release) releaseMemory();
+    }, TIDY_UP_DELAY_MS).unref();
+  }
+
   /** True when a symbolic link now resolves to another file, or changed size or time. */
   async function linksChanged(): Promise<boolean> {
     for (const file of links) {
@@ -445,9 +460,6 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       }
     }
     indexing = undefined;
-    // Files indexed one at a time leave pending postings; merging them now, rather than on some
-    // later update, makes the index its smallest and fastest for the searches that follow.
-    if (fromDisk + dropped > BATCH) index.compact();
     retrying = 0;
     for (const entry of known.values()) if (entry.retry === true) retrying += 1;
     if (changed || restored) log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms (${fromDisk} files read)`);
@@ -465,10 +477,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
         saveTimer.unref();
       }
     }
-    // What a large indexing freed (texts read, postings merged away), or a large snapshot's
-    // bytes, go back to the system now, not whenever the server next allocates. A small one is
-    // not worth a full collection.
-    if (bytes + restoredBytes >= RELEASE_AFTER_BYTES) releaseMemory();
+    tidyUp(fromDisk + dropped > BATCH, bytes + restoredBytes >= RELEASE_AFTER_BYTES);
     return snapshot;
   }
 
@@ -539,6 +548,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
 
 /** An indexing that read this many bytes hands the memory it freed back at once (./memory.ts). */
 const RELEASE_AFTER_BYTES = 16 * 1024 * 1024;
+/** How long after a large indexing its maintenance runs (ms): the waiting calls are answered first. */
+const TIDY_UP_DELAY_MS = 500;
 /** Files read between two chances for requests to run, during an indexing. */
 const BATCH = 64;
 /** Progress lines, at most this often (ms). */
