@@ -16,13 +16,11 @@ export default defineConfig({
     // The type check is not part of `npm test`: `npm run check:static` runs it, with the regex lint (vitest.static.config.ts).
     exclude: [...configDefaults.exclude, "test/static/**"],
     globalSetup: ["test/global-setup.ts"],
-    // Most files wait on child processes, sockets and a WASM Postgres rather than compute: four
-    // workers on two cores, sharing one module cache per worker, halve the suite's wall time.
-    // Every file restores what it changes (timers, listeners), so sharing is safe. Two workers
-    // were measured too: the same wall time and a little less CPU when the folder server does not
-    // collect its garbage after indexing, but much slower while it does (each worker's heap is
-    // larger, and that full collection costs more), so four it stays.
-    maxWorkers: 4,
+    // Many files wait on child processes, sockets and a WASM Postgres rather than compute, so
+    // more workers than cores pay; each worker shares one module cache among its files. Every file
+    // restores what it changes (timers, listeners), so sharing is safe. Measured on two cores:
+    // three workers 39.9 s and 40.0 s wall (67 s and 76 s of CPU), four 42.5 s, two 47.1 s.
+    maxWorkers: 3,
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
