@@ -102,7 +102,7 @@ export class Collection {
       first.set(entry.id, i);
     });
     for (const entry of entries) this.place(entry, this.nextPlace++);
-    if (this.core.postings.deltaLength > 0) this.compact();
+    this.compact();
   }
 
   add(entry: RankedEntry): void {
@@ -169,7 +169,7 @@ export class Collection {
    * postings are not compact, so that slots are numbered 0…size-1.
    */
   save(writer: ByteWriter): void {
-    if (!this.core.postings.isCompact()) this.compact();
+    this.compact();
     const size = this.core.postings.slots;
     writer.strings(this.ids.slice(0, size));
     writer.strings(this.titles.slice(0, size));

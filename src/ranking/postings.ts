@@ -83,23 +83,19 @@ function grownUint8(array: Uint8Array, needed: number, least = 16): Uint8Array {
 }
 
 /**
- * A zeroed pool of `length` bytes for the delta segment, in a resizable ArrayBuffer: V8 maps the
- * pages of such a buffer itself rather than asking malloc for them, so a pool freed by a
- * compaction goes back to the system at once, where from malloc it would stay in glibc's heap.
- * With the delta's tables allocated the same way ({@link grownDeltaInt32}), the folder server
- * holds 145–162 MB after indexing its 20k-file bench folder, against 174–176 MB. Only the delta,
- * which lives until the next compaction, is allocated this way: a typed array over such a buffer
- * reads about a third slower.
+ * Grows one of the delta segment's arrays (its pool of bytes, its tables) to hold `needed`
+ * values, doubling, at least `least`, in a resizable ArrayBuffer: V8 maps the pages of such a
+ * buffer itself rather than asking malloc for them, so what a compaction frees goes back to the
+ * system at once, where from malloc it would stay in glibc's heap (the folder server holds
+ * 145–162 MB after indexing its 20k-file bench folder, against 174–176 MB). Only the delta, which
+ * lives until the next compaction, is allocated this way: a typed array over such a buffer reads
+ * about a third slower.
  */
-function newPool(length: number): Uint8Array {
-  return new Uint8Array(new ResizableArrayBuffer(length, { maxByteLength: length }));
-}
-
-/** {@link grownInt32} for the delta segment's tables, in resizable buffers as {@link newPool}. */
-function grownDeltaInt32(array: Int32Array, needed: number): Int32Array {
+function grownDelta<T extends Int32Array | Uint8Array>(array: T, needed: number, least: number): T {
   if (needed <= array.length) return array;
-  const length = Math.max(needed, array.length * 2, 1024);
-  const next = new Int32Array(new ResizableArrayBuffer(length * 4, { maxByteLength: length * 4 }));
+  const Kind = array.constructor as (new (buffer: ArrayBuffer) => T) & { readonly BYTES_PER_ELEMENT: number };
+  const bytes = Math.max(needed, array.length * 2, least) * Kind.BYTES_PER_ELEMENT;
+  const next = new Kind(new ResizableArrayBuffer(bytes, { maxByteLength: bytes }));
   next.set(array);
   return next;
 }
@@ -344,9 +340,9 @@ export class SegmentedPostings {
       id = this.deltaTerms.length;
       this.deltaIds.set(term, id);
       this.deltaTerms.push(term);
-      this.deltaHead = grownDeltaInt32(this.deltaHead, id + 1);
-      this.deltaTail = grownDeltaInt32(this.deltaTail, id + 1);
-      this.deltaLast = grownDeltaInt32(this.deltaLast, id + 1);
+      this.deltaHead = grownDelta(this.deltaHead, id + 1, 1024);
+      this.deltaTail = grownDelta(this.deltaTail, id + 1, 1024);
+      this.deltaLast = grownDelta(this.deltaLast, id + 1, 1024);
       this.deltaHead[id] = this.deltaTail[id] = this.deltaLast[id] = -1;
       this.pending.push(id);
       this.fillRow = grownInt32(this.fillRow, id + 1);
@@ -387,16 +383,12 @@ export class SegmentedPostings {
   private openBlock(id: number, tail: number): number {
     const size = tail < 0 ? FIRST_BLOCK : Math.min(LARGEST_BLOCK, 2 * (this.blockLimit[tail]! - this.blockFrom[tail]!));
     const block = this.blocks++;
-    this.blockFrom = grownDeltaInt32(this.blockFrom, this.blocks);
-    this.blockEnd = grownDeltaInt32(this.blockEnd, this.blocks);
-    this.blockLimit = grownDeltaInt32(this.blockLimit, this.blocks);
-    this.blockNext = grownDeltaInt32(this.blockNext, this.blocks);
-    this.blockSlot = grownDeltaInt32(this.blockSlot, this.blocks);
-    if (this.poolUsed + size > this.deltaPool.length) {
-      const pool = newPool(Math.max(this.poolUsed + size, 2 * this.deltaPool.length, 1 << 16));
-      pool.set(this.deltaPool);
-      this.deltaPool = pool;
-    }
+    this.blockFrom = grownDelta(this.blockFrom, this.blocks, 1024);
+    this.blockEnd = grownDelta(this.blockEnd, this.blocks, 1024);
+    this.blockLimit = grownDelta(this.blockLimit, this.blocks, 1024);
+    this.blockNext = grownDelta(this.blockNext, this.blocks, 1024);
+    this.blockSlot = grownDelta(this.blockSlot, this.blocks, 1024);
+    this.deltaPool = grownDelta(this.deltaPool, this.poolUsed + size, 1 << 16);
     this.blockFrom[block] = this.blockEnd[block] = this.poolUsed;
     this.blockLimit[block] = this.poolUsed += size;
     this.blockNext[block] = -1;

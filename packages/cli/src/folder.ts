@@ -250,8 +250,6 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   let saveTimer: NodeJS.Timeout | undefined;
   /** How many known files changed while they were read, and are read again by the next refresh. */
   let retrying = 0;
-  /** The size of the snapshot the last refresh loaded, 0 when it loaded none. */
-  let restoredBytes = 0;
 
   const urlOf = (relative: string) =>
     baseUrl === undefined ? pathToFileURL(join(root, relative)).href : baseUrl + relative.split("/").map(encodeURIComponent).join("/");
@@ -295,12 +293,12 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   /**
    * Loads the saved snapshot, when there is one to trust: its index becomes the index, and its
    * files what is known, so that the walk that follows reads only the files changed since.
+   * Returns the snapshot's size in bytes, 0 when none was loaded.
    */
-  function restore(): boolean {
+  function restore(): number {
     const saved = cache?.load();
-    if (saved === undefined) return false;
+    if (saved === undefined) return 0;
     index = saved.index;
-    restoredBytes = saved.bytes;
     for (const [relative, file] of saved.files) {
       const { size, modified, changed, title, format } = file;
       const document: FolderDocument | undefined =
@@ -309,7 +307,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       if (document !== undefined) documents.set(relative, document);
     }
     generation += 1;
-    return true;
+    return saved.bytes;
   }
 
   /** Saves the index and what is known of each file; a file to read again is left out, so a restart reads it. */
@@ -392,8 +390,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
    */
   async function run(targets: "all" | ReadonlySet<string>): Promise<FolderSnapshot> {
     const started = performance.now();
-    restoredBytes = 0;
-    const restored = first && restore();
+    const restoredBytes = first ? restore() : 0;
+    const restored = restoredBytes > 0;
     const folders = new Set<string>();
     const visit = (relative: string) => {
       folders.add(relative);
