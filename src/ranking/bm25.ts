@@ -46,9 +46,9 @@
  */
 import type { SearchResult } from "../contract/schemas.js";
 import type { ByteReader, ByteWriter } from "./bytes.js";
-import { Collection, grown, selectTop, type RankedEntry, type RankingCore } from "./entries.js";
+import { Collection, selectTop, type RankedEntry, type RankingCore } from "./entries.js";
 import { normalizeText } from "./normalize.js";
-import { SegmentedPostings, type TermRange } from "./postings.js";
+import { grown, SegmentedPostings, type TermRange } from "./postings.js";
 
 /** Fields in the counted postings, in the order of the weights: id, title, keywords, text. */
 const FIELDS = 4;

@@ -8,9 +8,9 @@ import type { SearchResult } from "../contract/schemas.js";
 import { McpSearchError } from "../errors.js";
 import { createBm25Core } from "./bm25.js";
 import type { ByteReader, ByteWriter } from "./bytes.js";
-import { Collection, grown, selectTop, type RankingCore } from "./entries.js";
+import { Collection, selectTop, type RankingCore } from "./entries.js";
 import { normalizeText } from "./normalize.js";
-import { SegmentedPostings, type TermRange } from "./postings.js";
+import { grown, SegmentedPostings, type TermRange } from "./postings.js";
 import { readSnapshot, writeSnapshot } from "./snapshot.js";
 
 export { normalizeText };

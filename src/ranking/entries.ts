@@ -293,11 +293,3 @@ export function selectTop(score: Float64Array, order: Float64Array, touched: Int
   }
   return heap.sort((a, b) => (before(score, order, a, b) ? -1 : 1));
 }
-
-/** Grows a per-slot typed array to hold `needed` values, doubling. */
-export function grown<T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(array: T, needed: number): T {
-  if (needed <= array.length) return array;
-  const next = new (array.constructor as new (length: number) => T)(Math.max(needed, array.length * 2, 16));
-  next.set(array);
-  return next;
-}

@@ -61,23 +61,10 @@ const LARGEST_BLOCK = 4096;
 /** The header code that says the values follow (see the module comment). */
 const EXPLICIT = 15;
 
-function grownInt32(array: Int32Array, needed: number): Int32Array {
+/** Grows a typed array to hold `needed` values, doubling, at least `least`; the rankings' per-slot arrays use it too. */
+export function grown<T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array>(array: T, needed: number, least = 16): T {
   if (needed <= array.length) return array;
-  const next = new Int32Array(Math.max(needed, array.length * 2, 16));
-  next.set(array);
-  return next;
-}
-
-function grownUint16(array: Uint16Array, needed: number): Uint16Array {
-  if (needed <= array.length) return array;
-  const next = new Uint16Array(Math.max(needed, array.length * 2, 16));
-  next.set(array);
-  return next;
-}
-
-function grownUint8(array: Uint8Array, needed: number, least = 16): Uint8Array {
-  if (needed <= array.length) return array;
-  const next = new Uint8Array(Math.max(needed, array.length * 2, least));
+  const next = new (array.constructor as new (length: number) => T)(Math.max(needed, array.length * 2, least));
   next.set(array);
   return next;
 }
@@ -311,8 +298,8 @@ export class SegmentedPostings {
   open(): number {
     this.flush();
     const slot = this.slots++;
-    this.alive = grownUint8(this.alive, this.slots);
-    this.postingsOf = grownInt32(this.postingsOf, this.slots);
+    this.alive = grown(this.alive, this.slots);
+    this.postingsOf = grown(this.postingsOf, this.slots);
     this.alive[slot] = 1;
     this.postingsOf[slot] = 0;
     this.filling = slot;
@@ -345,14 +332,14 @@ export class SegmentedPostings {
       this.deltaLast = grownDelta(this.deltaLast, id + 1, 1024);
       this.deltaHead[id] = this.deltaTail[id] = this.deltaLast[id] = -1;
       this.pending.push(id);
-      this.fillRow = grownInt32(this.fillRow, id + 1);
+      this.fillRow = grown(this.fillRow, id + 1);
     }
     const row = this.fillRow[id] as number;
     if (row > 0) return row - 1;
     const fresh = this.fillTerms.length;
     this.fillTerms.push(id);
     this.fillRow[id] = fresh + 1;
-    this.fillValues = grownUint16(this.fillValues, (fresh + 1) * this.width);
+    this.fillValues = grown(this.fillValues, (fresh + 1) * this.width);
     this.deltaLength += 1;
     this.postingsOf[slot]! += 1;
     return fresh;
@@ -474,7 +461,7 @@ export class SegmentedPostings {
       while (reader.next()) {
         if (alive[reader.slot] === 0) continue;
         const slot = remap[reader.slot] as number;
-        if (length + MAX_POSTING_BYTES > bytes.length) bytes = grownUint8(bytes, length + MAX_POSTING_BYTES);
+        if (length + MAX_POSTING_BYTES > bytes.length) bytes = grown(bytes, length + MAX_POSTING_BYTES);
         length = writePosting(bytes, length, slot - previous, reader.values, 0, width);
         previous = slot;
         postings++;
