@@ -6,7 +6,6 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { HELP, parseCommandLine } from "./args.js";
 import { describeLocaleChoice } from "./locale.js";
-import { startServing } from "./start.js";
 
 const log = (line: string) => {
   process.stderr.write(`mcp-search: ${line}\n`);
@@ -36,6 +35,8 @@ async function main(argv: readonly string[]): Promise<number | undefined> {
       return runDemo(fileURLToPath(import.meta.url), line.locale);
     }
     case "serve": {
+      // The serving code and the SDK's server load only to serve: --help and --version stay quick.
+      const { startServing } = await import("./start.js");
       const serving = await startServing(line.options, { version: packageVersion(), log, environment: process.env });
       if (serving.url !== undefined) {
         // Over stdio the process ends with its input; over HTTP, on a signal.

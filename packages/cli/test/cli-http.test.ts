@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -92,6 +93,21 @@ describe("mcp-search misuse", () => {
 
   it("refuses serve without a folder with the same kind of sentence, from the parser the bin runs", () => {
     expect(parseCommandLine(["serve"], {})).toStrictEqual({ command: "error", message: "serve needs a folder: mcp-search serve <dir>." });
+  });
+
+  it("loads no SDK package before it serves: the bin's static imports, through its own chunks, reach none", () => {
+    const reached = new Set<string>();
+    const pending = [BIN];
+    for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+      for (const [, from, bare] of readFileSync(file, "utf8").matchAll(/^import\s[^;]*?from\s*"([^"]+)";|^import\s*"([^"]+)";/gms)) {
+        const specifier = (from ?? bare)!;
+        if (!specifier.startsWith("./")) reached.add(specifier);
+        else if (!reached.has(specifier)) (reached.add(specifier), pending.push(fileURLToPath(new URL(specifier, new URL(`file://${file}`)))));
+      }
+    }
+    const packages = [...reached].filter((specifier) => !specifier.startsWith("./"));
+    expect(packages).toContain("@sbissoli/mcp-search");
+    expect(packages.filter((specifier) => specifier.startsWith("@modelcontextprotocol/"))).toStrictEqual([]);
   });
 
   it("prints --help and --version on stdout", () => {
