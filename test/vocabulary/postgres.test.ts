@@ -227,7 +227,10 @@ describe("buildPostgresClause on a real PostgreSQL", () => {
       }),
       { numRuns: 300 },
     );
-    expect(selectedSome).toBeGreaterThan(60); // the property saw real matches, not only empty sets
+    // The property saw real matches, not only empty sets. The bound is far below chance: over 300
+    // seeds, 300 runs selected rows 83 times on average (standard deviation 7.6, lowest 65; 60 was
+    // seen once, so a bound of 60 failed).
+    expect(selectedSome).toBeGreaterThan(25);
   });
 
   it("can use the pg_trgm GIN index for the clause", async () => {

@@ -284,7 +284,9 @@ describe("buildGlobClause on random tables", () => {
       }),
       { numRuns: 400 },
     );
-    expect(selectedSome).toBeGreaterThan(80); // the property saw real matches, not only empty sets
+    // The property saw real matches, not only empty sets. The bound is far below chance: over 300
+    // seeds, 400 runs selected rows 113 times on average (standard deviation 9.3, lowest 87).
+    expect(selectedSome).toBeGreaterThan(35);
     expect(probe.get()).toStrictEqual({ n: NAMES.length });
   });
 });
