@@ -1,5 +1,5 @@
 /**
- * Both packages as a user gets them: the library and the CLI are packed once (`npm pack`) and
+ * Both packages as a user gets them: the library and the CLI are packed once (one `npm pack`) and
  * installed into fresh temporary projects from the tarballs, everything else from the local npm
  * cache (`--prefer-offline`). The JavaScript comes from the global setup's build; the library's
  * declarations are built here (`tsup --dts-only`, which leaves the JavaScript that the other
@@ -82,10 +82,12 @@ async function buildDeclarations(): Promise<void> {
   await rename(building, cached).catch(() => rm(building, { recursive: true, force: true })); // another run cached it first
 }
 
-/** Packs a package folder into the workspace and returns the tarball's path. */
-async function pack(folder: string): Promise<string> {
-  const name = (await npm(folder, ["pack", "--ignore-scripts", "--silent", "--pack-destination", workspace])).trim().split("\n").at(-1)!;
-  return join(workspace, name);
+/** Packs the library and the CLI into the workspace, in one npm run; returns the tarballs' paths. */
+async function packBoth(): Promise<[library: string, cli: string]> {
+  const names = (await npm(ROOT, ["pack", "--ignore-scripts", "--silent", "--pack-destination", workspace, ".", "./packages/cli"])).trim().split("\n");
+  expect(names).toHaveLength(2);
+  expect(names[1]).toMatch(/^sbissoli-mcp-search-cli-/);
+  return [join(workspace, names[0]!), join(workspace, names[1]!)];
 }
 
 /**
@@ -119,10 +121,8 @@ beforeAll(async () => {
   await mkdir(docs);
   await writeFile(join(docs, "brewing.md"), "# Pour-over brewing\n\nBloom the coffee for thirty seconds.");
   await Promise.all([createProject("app"), createProject("v1")]);
-  [library, cli] = await Promise.all([
-    buildDeclarations().then(() => pack(ROOT)),
-    pack(join(ROOT, "packages", "cli")),
-  ]);
+  await buildDeclarations();
+  [library, cli] = await packBoth();
   v1Installed = install("v1", [library, "@modelcontextprotocol/sdk@^1.23", "zod", "fast-xml-parser"]);
   v1Installed.catch(() => undefined); // awaited, and reported, by the v1 checks
   await install("app", [library, "@modelcontextprotocol/server", "zod"]);
