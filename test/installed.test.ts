@@ -6,7 +6,8 @@
  * tests read in place), beside the other tests rather than before them. That build takes 10 to
  * 15 s of CPU, so its output is kept under node_modules/.cache, keyed by a hash of everything it
  * reads (src/, the tsup and TypeScript configurations, package.json and the lockfile), and a run
- * whose inputs are unchanged copies it instead.
+ * whose inputs are unchanged copies it instead. Declarations that `npm run build` wrote after the
+ * last change to those inputs are used as they are (`.ci/run` builds before it tests).
  *
  * Two projects, so two installs (each costs seconds of CPU):
  * - "app": first only the README's install line, `npm install @sbissoli/mcp-search
@@ -19,7 +20,7 @@
  */
 import { execFile as execFileCallback, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -60,12 +61,15 @@ async function declarationInputs(): Promise<string[]> {
 }
 
 /**
- * Writes the library's declarations into dist/: built by `tsup --dts-only`, or copied from the
- * cache when a build of the same inputs left them there (each input's path and bytes are hashed).
+ * Writes the library's declarations into dist/: copied from the cache when a build of the same
+ * inputs left them there (each input's path and bytes are hashed), kept when `npm run build` wrote
+ * them after the last change to any input (`.ci/run` builds before it tests; the global setup's
+ * build leaves them in place), or else built by `tsup --dts-only`.
  */
 async function buildDeclarations(): Promise<void> {
+  const inputs = await declarationInputs();
   const hash = createHash("sha256");
-  for (const file of await declarationInputs()) hash.update(`${relative(ROOT, file)}\0`).update(await readFile(file)).update("\0");
+  for (const file of inputs) hash.update(`${relative(ROOT, file)}\0`).update(await readFile(file)).update("\0");
   const cached = join(ROOT, "node_modules", ".cache", "declarations", hash.digest("hex").slice(0, 32));
   const dist = join(ROOT, "dist");
   const isDeclaration = (name: string) => /\.d\.c?ts$/.test(name);
@@ -74,12 +78,21 @@ async function buildDeclarations(): Promise<void> {
     await Promise.all(hit.map((name) => copyFile(join(cached, name), join(dist, name))));
     return;
   }
-  await execFile(process.execPath, [TSUP, "--dts-only", "--silent"], { cwd: ROOT });
+  if (!(await builtAfter(inputs, ["index.d.ts", "index.d.cts", "site.d.ts", "site.d.cts"].map((name) => join(dist, name))))) {
+    await execFile(process.execPath, [TSUP, "--dts-only", "--silent"], { cwd: ROOT });
+  }
   const building = `${cached}.${process.pid}`;
   await mkdir(building, { recursive: true });
   const built = (await readdir(dist)).filter(isDeclaration);
   await Promise.all(built.map((name) => copyFile(join(dist, name), join(building, name))));
   await rename(building, cached).catch(() => rm(building, { recursive: true, force: true })); // another run cached it first
+}
+
+/** Whether every one of `outputs` exists and was written after the last change to any of `inputs`. */
+async function builtAfter(inputs: readonly string[], outputs: readonly string[]): Promise<boolean> {
+  const times = async (files: readonly string[]) => Promise.all(files.map(async (file) => (await stat(file).catch(() => undefined))?.mtimeMs ?? Number.NaN));
+  const [inputTimes, outputTimes] = await Promise.all([times(inputs), times(outputs)]);
+  return Math.min(...outputTimes) >= Math.max(...inputTimes); // NaN, a missing output, compares false
 }
 
 /** Packs the library and the CLI into the workspace, in one npm run; returns the tarballs' paths. */
