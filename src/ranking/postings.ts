@@ -71,19 +71,19 @@ export function grown<T extends Float64Array | Int32Array | Uint32Array | Uint16
 
 /**
  * Grows one of the delta segment's arrays (its pool of bytes, its tables) to hold `needed`
- * values, doubling, at least `least`, in a resizable ArrayBuffer: V8 maps the pages of such a
- * buffer itself rather than asking malloc for them, so what a compaction frees goes back to the
- * system at once, where from malloc it would stay in glibc's heap (the folder server holds
- * 145–162 MB after indexing its 20k-file bench folder, against 174–176 MB). Only the delta, which
- * lives until the next compaction, is allocated this way: a typed array over such a buffer reads
- * about a third slower.
+ * values, doubling, at least `least`. From 64 KiB on, in a resizable ArrayBuffer: V8 maps the
+ * pages of such a buffer itself rather than asking malloc for them, so what a compaction frees
+ * goes back to the system at once, where from malloc it would stay in glibc's heap (the folder
+ * server holds 145–162 MB after indexing its 20k-file bench folder, against 174–176 MB). Smaller
+ * arrays come from malloc: each resizable buffer is a system call (about 9 µs against 1 µs), and
+ * glibc's keeping a small block is harmless. Only the delta, which lives until the next
+ * compaction, is allocated this way: a typed array over a resizable buffer reads about a third
+ * slower.
  */
 function grownDelta<T extends Int32Array | Uint8Array>(array: T, needed: number, least: number): T {
   if (needed <= array.length) return array;
   const Kind = array.constructor as (new (buffer: ArrayBuffer) => T) & { readonly BYTES_PER_ELEMENT: number };
   const bytes = Math.max(needed, array.length * 2, least) * Kind.BYTES_PER_ELEMENT;
-  // Each resizable buffer is a system call (about 9 µs against 1 µs): a small one, which glibc
-  // keeps in its heap harmlessly, comes from malloc.
   const next = new Kind(bytes < MAPPED_DELTA_BYTES ? new ArrayBuffer(bytes) : new ResizableArrayBuffer(bytes, { maxByteLength: bytes }));
   next.set(array);
   return next;

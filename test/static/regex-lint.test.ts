@@ -27,5 +27,4 @@ describe("regex lint", () => {
     const [planted] = await eslint.lintText("export const slow = /(a+)+b/;\n", { filePath: "src/planted.ts" });
     expect(planted?.messages.map((message) => message.ruleId)).toContain("regexp/no-super-linear-backtracking");
   }, 60_000);
-
 });

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCommandLine } from "../src/args.js";
@@ -101,8 +101,9 @@ describe("mcp-search misuse", () => {
     for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
       for (const [, from, bare] of readFileSync(file, "utf8").matchAll(/^import\s[^;]*?from\s*"([^"]+)";|^import\s*"([^"]+)";/gms)) {
         const specifier = (from ?? bare)!;
-        if (!specifier.startsWith("./")) reached.add(specifier);
-        else if (!reached.has(specifier)) (reached.add(specifier), pending.push(fileURLToPath(new URL(specifier, new URL(`file://${file}`)))));
+        if (reached.has(specifier)) continue;
+        reached.add(specifier);
+        if (specifier.startsWith("./")) pending.push(fileURLToPath(new URL(specifier, pathToFileURL(file))));
       }
     }
     const packages = [...reached].filter((specifier) => !specifier.startsWith("./"));
