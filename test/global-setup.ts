@@ -1,24 +1,66 @@
 import { execFile as execFileCallback } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { builtAfter, filesUnder } from "./_built.js";
 
 const execFile = promisify(execFileCallback);
-const TSUP = fileURLToPath(new URL("../node_modules/tsup/dist/cli-default.js", import.meta.url));
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const TSUP = join(ROOT, "node_modules", "tsup", "dist", "cli-default.js");
+
+/** A package's JavaScript build: where it runs, the flags, what it reads, and what it writes. */
+interface Build {
+  readonly folder: string;
+  readonly flags: readonly string[];
+  /** Files and folders (read whole) the build reads; the lockfile stands for the build tools. */
+  readonly inputs: readonly string[];
+  readonly dist: string;
+}
+
+const BUILDS: readonly Build[] = [
+  // The library's declarations (most of its build's time) are left to the one test that packs it,
+  // test/installed.test.ts. No clean: declarations that `npm run build` wrote stay in dist/.
+  {
+    folder: ROOT,
+    flags: ["--no-dts", "--no-clean"],
+    inputs: ["src", "tsup.config.ts", "tsconfig.json", "package.json", "package-lock.json"],
+    dist: "dist",
+  },
+  // The CLI's build leaves the library external: its bin imports it by name, when it runs.
+  {
+    folder: join(ROOT, "packages", "cli"),
+    flags: [],
+    inputs: ["src", "tsup.config.ts", "package.json", "../../tsconfig.json", "../../package-lock.json"],
+    dist: "dist",
+  },
+];
+
+/** The build's input files, folders expanded. */
+async function inputFiles(build: Build): Promise<string[]> {
+  const lists = await Promise.all(
+    build.inputs.map(async (input) => {
+      const path = join(build.folder, input);
+      const files = await filesUnder(path);
+      return files.length > 0 ? files : [path];
+    }),
+  );
+  return lists.flat();
+}
+
+/** Runs the build, unless every JavaScript file in its dist/ was written after its last input changed. */
+async function buildIfStale(build: Build): Promise<void> {
+  const [inputs, outputs] = await Promise.all([inputFiles(build), filesUnder(join(build.folder, build.dist))]);
+  if (await builtAfter(inputs, outputs.filter((file) => /\.c?js$/.test(file)))) return;
+  await execFile(process.execPath, [TSUP, ...build.flags], { cwd: build.folder }).catch((error: { stderr?: string }) => {
+    throw new Error(`the build in ${build.folder} failed:\n${error.stderr ?? String(error)}`);
+  });
+}
 
 /**
- * Builds both packages' JavaScript once before the suite: the stdio, HTTP and package tests spawn
- * or import the BUILT library and CLI, exactly as a consumer would. The two builds run at once:
- * the CLI's build leaves the library external (its bin imports it by name only when it runs). The
- * library's declarations (most of the build's time) are left to the one test that packs it,
- * test/installed.test.ts, which builds them beside the other tests unless `npm run build` already
- * did: the library's build here does not clean dist/, so declarations built before stay.
+ * Builds both packages' JavaScript before the suite, each only when its sources changed since
+ * its last build: the stdio, HTTP and package tests spawn or import the BUILT library and CLI,
+ * exactly as a consumer would. The two builds run at once.
  */
 export default async function buildPackages(): Promise<void> {
-  await Promise.all(
-    ([["..", ["--no-dts", "--no-clean"]], ["../packages/cli", []]] as const).map(([folder, flags]) =>
-      execFile(process.execPath, [TSUP, ...flags], { cwd: fileURLToPath(new URL(folder, import.meta.url)) }).catch((error: { stderr?: string }) => {
-        throw new Error(`the build in ${folder} failed:\n${error.stderr ?? String(error)}`);
-      }),
-    ),
-  );
+  await Promise.all(BUILDS.map(buildIfStale));
 }
