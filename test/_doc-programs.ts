@@ -12,8 +12,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import ts from "typescript";
+import type { CompilerOptions } from "typescript";
 import { ALL_DOCS, ROOT, readDoc, scanMarkdown } from "./_docs.js";
+import { ts } from "./_typescript.js";
 
 export const PROGRAMS_FOLDER = join(ROOT, "node_modules", ".cache", "doc-programs");
 const CHECKED_LANGUAGES = new Set(["ts", "typescript"]);
@@ -81,7 +82,7 @@ function slug(text: string): string {
   return text.normalize("NFD").replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
 }
 
-export function compilerOptions(): ts.CompilerOptions {
+export function compilerOptions(): CompilerOptions {
   const config = ts.readConfigFile(join(ROOT, "tsconfig.json"), (path) => ts.sys.readFile(path));
   return ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT).options;
 }

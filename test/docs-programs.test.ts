@@ -2,9 +2,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PassThrough } from "node:stream";
 import { pathToFileURL } from "node:url";
-import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { PROGRAMS_FOLDER, extractPrograms, joinBlocks, writePrograms } from "./_doc-programs.js";
+import { ts } from "./_typescript.js";
 
 // Every ```ts program of the documentation (see ./_doc-programs.ts) runs in this process, by a
 // dynamic import of its transpiled .mjs file: no process is spawned per program. A program that

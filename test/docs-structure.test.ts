@@ -1,8 +1,9 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import ts from "typescript";
+import type { StringLiteral } from "typescript";
 import { describe, expect, it } from "vitest";
 import { ALL_DOCS, DOC_PAIRS, GUIDES, ROOT, codeParts, readDoc, scanMarkdown, type Fence, type Heading } from "./_docs.js";
+import { ts } from "./_typescript.js";
 
 // The documents, checked from a user's seat: README is a front page, every English document has a
 // pt-BR mirror with the same headings and the same code, every code fence is run (ts, by
@@ -20,7 +21,7 @@ function fenceShape(fence: Fence): string {
   if (fence.language === "ts") {
     const file = ts.createSourceFile("block.ts", fence.body, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
     const imports = file.statements.filter(ts.isImportDeclaration).map((declaration) => {
-      const from = (declaration.moduleSpecifier as ts.StringLiteral).text;
+      const from = (declaration.moduleSpecifier as StringLiteral).text;
       const bindings = declaration.importClause?.namedBindings;
       const names = bindings !== undefined && ts.isNamedImports(bindings) ? bindings.elements.map((element) => element.name.text) : [];
       return `${from} {${[...names].sort().join(",")}}${declaration.importClause?.name === undefined ? "" : ` ${declaration.importClause.name.text}`}`;

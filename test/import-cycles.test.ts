@@ -7,8 +7,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { ts } from "./_typescript.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FOLDERS = ["src", "packages/cli/src"];
