@@ -16,6 +16,24 @@ export async function filesUnder(folder: string): Promise<string[]> {
     .sort();
 }
 
+/**
+ * What the library's build reads (`tsup`, the JavaScript and the declarations alike), relative
+ * to the repository's root: its sources, its configuration, and the lockfile for the build tools.
+ */
+export const LIBRARY_INPUTS: readonly string[] = ["src", "tsup.config.ts", "tsconfig.json", "package.json", "package-lock.json"];
+
+/** The files of `inputs` (paths relative to `folder`), each folder expanded to every file under it. */
+export async function inputFiles(folder: string, inputs: readonly string[]): Promise<string[]> {
+  const lists = await Promise.all(
+    inputs.map(async (input) => {
+      const path = join(folder, input);
+      const files = await filesUnder(path);
+      return files.length > 0 ? files : [path]; // a file, not a folder: itself
+    }),
+  );
+  return lists.flat();
+}
+
 /** Whether `outputs` is not empty, and each one exists and was written after the last change to any of `inputs`. */
 export async function builtAfter(inputs: readonly string[], outputs: readonly string[]): Promise<boolean> {
   if (outputs.length === 0) return false;

@@ -2,19 +2,18 @@ import { execFile as execFileCallback } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { builtAfter, filesUnder } from "./_built.js";
+import { LIBRARY_INPUTS, builtAfter, filesUnder, inputFiles } from "./_built.js";
 
 const execFile = promisify(execFileCallback);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TSUP = join(ROOT, "node_modules", "tsup", "dist", "cli-default.js");
 
-/** A package's JavaScript build: where it runs, the flags, what it reads, and what it writes. */
+/** A package's JavaScript build, which writes its folder's dist/: where it runs, its flags, what it reads. */
 interface Build {
   readonly folder: string;
   readonly flags: readonly string[];
-  /** Files and folders (read whole) the build reads; the lockfile stands for the build tools. */
+  /** Files and folders (read whole) the build reads, relative to `folder`; the lockfile stands for the build tools. */
   readonly inputs: readonly string[];
-  readonly dist: string;
 }
 
 const BUILDS: readonly Build[] = [
@@ -23,33 +22,19 @@ const BUILDS: readonly Build[] = [
   {
     folder: ROOT,
     flags: ["--no-dts", "--no-clean"],
-    inputs: ["src", "tsup.config.ts", "tsconfig.json", "package.json", "package-lock.json"],
-    dist: "dist",
+    inputs: LIBRARY_INPUTS,
   },
   // The CLI's build leaves the library external: its bin imports it by name, when it runs.
   {
     folder: join(ROOT, "packages", "cli"),
     flags: [],
     inputs: ["src", "tsup.config.ts", "package.json", "../../tsconfig.json", "../../package-lock.json"],
-    dist: "dist",
   },
 ];
 
-/** The build's input files, folders expanded. */
-async function inputFiles(build: Build): Promise<string[]> {
-  const lists = await Promise.all(
-    build.inputs.map(async (input) => {
-      const path = join(build.folder, input);
-      const files = await filesUnder(path);
-      return files.length > 0 ? files : [path];
-    }),
-  );
-  return lists.flat();
-}
-
 /** Runs the build, unless every JavaScript file in its dist/ was written after its last input changed. */
 async function buildIfStale(build: Build): Promise<void> {
-  const [inputs, outputs] = await Promise.all([inputFiles(build), filesUnder(join(build.folder, build.dist))]);
+  const [inputs, outputs] = await Promise.all([inputFiles(build.folder, build.inputs), filesUnder(join(build.folder, "dist"))]);
   if (await builtAfter(inputs, outputs.filter((file) => /\.c?js$/.test(file)))) return;
   await execFile(process.execPath, [TSUP, ...build.flags], { cwd: build.folder }).catch((error: { stderr?: string }) => {
     throw new Error(`the build in ${build.folder} failed:\n${error.stderr ?? String(error)}`);

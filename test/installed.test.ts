@@ -29,7 +29,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as source from "../src/index.js";
-import { builtAfter, filesUnder } from "./_built.js";
+import { LIBRARY_INPUTS, builtAfter, inputFiles } from "./_built.js";
 
 const execFile = promisify(execFileCallback);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -53,11 +53,6 @@ async function npm(cwd: string, args: string[]): Promise<string> {
   return stdout;
 }
 
-/** What `tsup --dts-only` reads: the library's sources and configuration, and the lockfile. */
-async function declarationInputs(): Promise<string[]> {
-  return [...(await filesUnder(join(ROOT, "src"))), ...["tsup.config.ts", "tsconfig.json", "package.json", "package-lock.json"].map((name) => join(ROOT, name))];
-}
-
 /**
  * Writes the library's declarations into dist/: copied from the cache when a build of the same
  * inputs left them there (each input's path and bytes are hashed), kept when `npm run build` wrote
@@ -65,7 +60,7 @@ async function declarationInputs(): Promise<string[]> {
  * build leaves them in place), or else built by `tsup --dts-only`.
  */
 async function buildDeclarations(): Promise<void> {
-  const inputs = await declarationInputs();
+  const inputs = await inputFiles(ROOT, LIBRARY_INPUTS);
   const hash = createHash("sha256");
   for (const file of inputs) hash.update(`${relative(ROOT, file)}\0`).update(await readFile(file)).update("\0");
   const cached = join(ROOT, "node_modules", ".cache", "declarations", hash.digest("hex").slice(0, 32));
