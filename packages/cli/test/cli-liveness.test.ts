@@ -39,11 +39,11 @@ function makeFolder(files: number, words: number): string {
 }
 
 describe("mcp-search serve on a large folder", () => {
-  const FILES = 3000;
+  const FILES = 1000;
   let root: string;
   let cache: string;
   beforeAll(() => {
-    root = makeFolder(FILES, 1200);
+    root = makeFolder(FILES, 3600);
     cache = mkdtempSync(join(tmpdir(), "mcp-search-cache-"));
   });
   afterAll(() => {
@@ -59,11 +59,11 @@ describe("mcp-search serve on a large folder", () => {
       const tools = (await server.request("tools/list"))["result"] as { tools: { name: string }[] };
       expect(tools.tools.map((tool) => tool.name).sort()).toStrictEqual(["fetch", "search"]);
       const during = await server.search("coffee grinder");
-      expect(during.summary.message).toMatch(/^indexing: [\d,]+ of 3,000 files; the result covers only what is indexed so far\. /);
+      expect(during.summary.message).toMatch(/^indexing: [\d,]+ of 1,000 files; the result covers only what is indexed so far\. /);
       expect(during.summary.documents).toBeLessThan(FILES);
       // A progress line within about a second, while indexing goes on; the rest of the indexing
       // is not waited for (the next test sees an indexing end, on a smaller folder).
-      const progress = /^mcp-search: indexing: \d+ of 3000 files, [\d.]+ MB read$/;
+      const progress = /^mcp-search: indexing: \d+ of 1000 files, [\d.]+ MB read$/;
       while (!server.stderr.some((line) => progress.test(line)) && !server.indexed()) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(server.stderr.some((line) => progress.test(line))).toBe(true);
     } finally {
