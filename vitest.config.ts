@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
+import { SlowestFirstSequencer } from "./test/sequencer.js";
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -16,6 +17,8 @@ export default defineConfig({
     // The type check is not part of `npm test`: `npm run check:static` runs it, with the regex lint (vitest.static.config.ts).
     exclude: [...configDefaults.exclude, "test/static/**"],
     globalSetup: ["test/global-setup.ts"],
+    // A fresh clone has no durations for vitest to sort by: see test/sequencer.ts.
+    sequence: { sequencer: SlowestFirstSequencer },
     // Many files wait on child processes, sockets and a WASM Postgres rather than compute, so
     // more workers than cores pay; each worker shares one module cache among its files. Every file
     // restores what it changes (timers, listeners), so sharing is safe. Measured on two cores:
