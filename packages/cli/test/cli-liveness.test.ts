@@ -59,11 +59,11 @@ describe("mcp-search serve on a large folder", () => {
       const tools = (await server.request("tools/list"))["result"] as { tools: { name: string }[] };
       expect(tools.tools.map((tool) => tool.name).sort()).toStrictEqual(["fetch", "search"]);
       const during = await server.search("coffee grinder");
-      expect(during.summary.message).toMatch(/^indexing: [\d,]+ of 1,000 files; the result covers only what is indexed so far\. /);
+      expect(during.summary.message).toMatch(new RegExp(`^indexing: [\\d,]+ of ${FILES.toLocaleString("en")} files; the result covers only what is indexed so far\\. `));
       expect(during.summary.documents).toBeLessThan(FILES);
       // A progress line within about a second, while indexing goes on; the rest of the indexing
       // is not waited for (the next test sees an indexing end, on a smaller folder).
-      const progress = /^mcp-search: indexing: \d+ of 1000 files, [\d.]+ MB read$/;
+      const progress = new RegExp(`^mcp-search: indexing: \\d+ of ${FILES} files, [\\d.]+ MB read$`);
       while (!server.stderr.some((line) => progress.test(line)) && !server.indexed()) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(server.stderr.some((line) => progress.test(line))).toBe(true);
     } finally {
