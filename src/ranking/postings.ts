@@ -358,7 +358,7 @@ export class SegmentedPostings {
       const id = fillTerms[row] as number;
       const length = writePosting(encoded, 0, slot - this.deltaLast[id]!, fillValues, row * width, width);
       let block = this.deltaTail[id]!;
-      if (block < 0 || this.blockEnd[block]! + length > this.blockLimit[block]!) block = this.openBlock(id, block);
+      if (block < 0 || this.blockEnd[block]! + length > this.blockLimit[block]!) block = this.openBlock(id, block, length);
       const at = this.blockEnd[block]!;
       for (let i = 0; i < length; i++) this.deltaPool[at + i] = encoded[i]!;
       this.blockEnd[block] = at + length;
@@ -371,9 +371,16 @@ export class SegmentedPostings {
     this.filling = -1;
   }
 
-  /** Chains a new block to term `id`'s run after `tail` (-1: its first), twice the tail's size up to 4 KiB. */
-  private openBlock(id: number, tail: number): number {
-    const size = tail < 0 ? FIRST_BLOCK : Math.min(LARGEST_BLOCK, 2 * (this.blockLimit[tail]! - this.blockFrom[tail]!));
+  /**
+   * Chains a new block to term `id`'s run after `tail` (-1: its first), twice the tail's size up
+   * to 4 KiB, and never smaller than the `length` bytes of the posting it is opened for: a
+   * posting can take up to {@link MAX_POSTING_BYTES}, more than a first block of 8 (a large gap,
+   * or several counts, as in a folder whose files repeat each other's words), and a block too
+   * small for it would let it run on into the next block of the pool.
+   */
+  private openBlock(id: number, tail: number, length: number): number {
+    const doubled = tail < 0 ? FIRST_BLOCK : Math.min(LARGEST_BLOCK, 2 * (this.blockLimit[tail]! - this.blockFrom[tail]!));
+    const size = Math.max(doubled, length);
     const block = this.blocks++;
     this.blockFrom = grownDelta(this.blockFrom, this.blocks, 1024);
     this.blockEnd = grownDelta(this.blockEnd, this.blocks, 1024);
