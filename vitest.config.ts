@@ -10,6 +10,8 @@ export default defineConfig({
     alias: [
       { find: /^@sbissoli\/mcp-search$/, replacement: source("./src/index.ts") },
       { find: /^@sbissoli\/mcp-search\/site$/, replacement: source("./src/site/index.ts") },
+      { find: /^@sbissoli\/mcp-search\/site\/sitemap$/, replacement: source("./src/site/sitemap.ts") },
+      { find: /^@sbissoli\/mcp-search\/site\/dates$/, replacement: source("./src/site/dates.ts") },
     ],
   },
   test: {

@@ -1,12 +1,13 @@
 /**
- * Shared by the documentation tests: the public API of src/index.ts and src/site/index.ts as the TypeScript checker
+ * Shared by the documentation tests: the public API of every entry (src/index.ts, src/site/index.ts,
+ * src/site/sitemap.ts, src/site/dates.ts) as the TypeScript checker
  * sees it, in a program that test/static/types.test.ts shares with the type check. Not a test file itself.
  */
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
-/** The package's entries: the main one and the `./site` subpath. */
-const ENTRIES = ["../src/index.ts", "../src/site/index.ts"].map((path) => fileURLToPath(new URL(path, import.meta.url)));
+/** The package's entries: the main one, the `./site` subpath and its two parser subpaths. */
+const ENTRIES = ["../src/index.ts", "../src/site/index.ts", "../src/site/sitemap.ts", "../src/site/dates.ts"].map((path) => fileURLToPath(new URL(path, import.meta.url)));
 
 export interface PublicApi {
   readonly checker: ts.TypeChecker;

@@ -16,6 +16,8 @@ const FOLDERS = ["src", "packages/cli/src"];
 const PACKAGE_ENTRIES: Readonly<Record<string, string>> = {
   "@sbissoli/mcp-search": "src/index.ts",
   "@sbissoli/mcp-search/site": "src/site/index.ts",
+  "@sbissoli/mcp-search/site/sitemap": "src/site/sitemap.ts",
+  "@sbissoli/mcp-search/site/dates": "src/site/dates.ts",
 };
 
 /**

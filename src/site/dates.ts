@@ -11,13 +11,14 @@
  * case number), a numeric date right after a version word ("versão 3.8.2026"), a day and month
  * name followed by a comma and a number (the address "Rua 25 de Março, 1200"), and a year outside
  * the plausible window.
+ *
+ * `@sbissoli/mcp-search/site/dates` is this module: the one site helper that needs chrono-node
+ * (an optional peer dependency), so only the projects that import this subpath install it.
  */
-import { loadPeer } from "./peers.js";
+import * as chrono from "chrono-node";
 import type { Chrono, ParsedResult, Parser, ParsingOption, ParsingContext, ParsingResult, Refiner } from "chrono-node";
 import { McpSearchError } from "../errors.js";
 import { checkLocale, LOCALES, type Locale } from "../locales/index.js";
-
-const chrono = loadPeer("chrono-node");
 
 /**
  * Options of {@link findDates}.
@@ -384,25 +385,32 @@ export function findDates(query: string, options: FindDatesOptions = {}): QueryD
   );
   const spans = mergeSpans(lists);
 
-  const found: string[] = [];
+  // Sets and one pass over the sorted spans, not list searches: 200 KB of distinct dates once
+  // took seconds.
+  const found = new Set<string>();
   for (const { result } of spans) {
     if (isRelative(result)) continue;
     for (const components of endsOf(result)) {
       const date = dateOf(components);
-      if (date !== null && !found.includes(date)) found.push(date);
+      if (date !== null) found.add(date);
     }
   }
-  const days = found.filter((date) => date.length === 10);
-  const dates = found.filter((date) => date.length === 10 || !days.some((day) => day.startsWith(`${date}-`)));
+  const monthsWithDays = new Set<string>();
+  for (const date of found) if (date.length === 10) monthsWithDays.add(date.slice(0, 7));
+  const dates = [...found].filter((date) => date.length === 10 || !monthsWithDays.has(date));
 
-  const invalid: string[] = [];
+  const invalid = new Set<string>();
   const sortedNotes = notes.filter(plausible).sort((a, b) => a.index - b.index);
+  // The spans are sorted and disjoint: walk them beside the notes, sorted by start too.
+  let next = 0;
   for (const note of sortedNotes) {
     const end = note.index + note.text.length;
-    const covered = spans.some((span) => span.index < end && note.index < span.end);
-    if (!covered && !invalid.includes(note.text)) invalid.push(note.text);
+    while (next < spans.length && (spans[next] as Span).end <= note.index) next += 1;
+    const span = spans[next];
+    const covered = span !== undefined && span.index < end;
+    if (!covered) invalid.add(note.text);
   }
-  return { dates, invalid };
+  return { dates, invalid: [...invalid] };
 }
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;

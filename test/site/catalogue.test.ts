@@ -8,11 +8,11 @@ import {
 import {
   mergeCatalogues,
   parseLlmsTxt,
-  parseSitemap,
   titleFromUrl,
   type CatalogueEntry,
   type CatalogueProblemKind,
 } from "../../src/site/index.js";
+import { parseSitemap } from "../../src/site/sitemap.js";
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8");
 const kinds = (problems: readonly { line: number; kind: CatalogueProblemKind }[]) =>

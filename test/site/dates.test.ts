@@ -6,7 +6,7 @@ import {
 import {
   findDates,
   keepHeldDates,
-} from "../../src/site/index.js";
+} from "../../src/site/dates.js";
 
 describe("findDates", () => {
   // Every form the issue names, in both languages, plus the neighbours people actually type.

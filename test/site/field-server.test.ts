@@ -12,9 +12,9 @@ import {
   createIntentIndex,
   mergeCatalogues,
   parseLlmsTxt,
-  parseSitemap,
   type CatalogueEntry,
 } from "../../src/site/index.js";
+import { parseSitemap } from "../../src/site/sitemap.js";
 import { connect, textOf } from "../_register-helpers.js";
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8");
