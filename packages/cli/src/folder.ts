@@ -274,20 +274,10 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       log(`skipped ${file.relative}: ${read.why}`);
       return { known: { modified, changed, size, retry: read.retry } };
     }
-    // Relative links of an HTML page resolve against its public URL, only under --base-url.
-    const { title, text, format } = extractDocument(file.relative, read.source, baseUrl === undefined ? {} : { url: urlOf(file.relative) });
-    const id = documentId(file.relative);
-    const document: FolderDocument = { id, relative: file.relative, title, url: urlOf(file.relative), format, bytes: read.size, modified: read.modified };
-    const asked = options.vocabulary.askedWordsFor(`${title}\n${text}`);
-    // BM25 reads a Markdown or HTML document's section headings as its keywords: they name what
-    // it covers in few words (measured on the relevance bench, docs/performance.md).
-    const keywords = ranking === "bm25" && (format === "markdown" || format === "html") ? [...asked, ...sectionHeadings(text)] : asked;
-    // Markdown and HTML are indexed as plain text: a link's target or a badge's URL is markup, and
-    // its words ("https", "svg") would otherwise count in every page that links.
-    const plain = format === "markdown" || format === "html" ? markdownToText(text) : text;
-    // BM25 counts repeats, so it indexes the whole text; the rule only needs each token once.
-    const indexed = ranking === "bm25" ? plain : searchableText(plain);
-    return { known: { modified, changed, size, document }, entry: { id, title, url: document.url, keywords, text: indexed } };
+    const url = urlOf(file.relative);
+    const { entry, format } = documentEntry(file.relative, read.source, { url, linksResolve: baseUrl !== undefined, ranking, vocabulary: options.vocabulary });
+    const document: FolderDocument = { id: entry.id, relative: file.relative, title: entry.title, url, format, bytes: read.size, modified: read.modified };
+    return { known: { modified, changed, size, document }, entry };
   }
 
   /**
@@ -542,6 +532,45 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     return snapshot;
   });
   return folder;
+}
+
+/**
+ * What {@link documentEntry} needs besides the file: the document's public url, whether its
+ * relative links resolve against that url (only under `--base-url`), the ranking and the
+ * vocabulary.
+ *
+ * @example
+ * const settings: EntrySettings = { url: "file:///srv/docs/a.md", linksResolve: false, ranking: "bm25", vocabulary };
+ */
+export interface EntrySettings {
+  readonly url: string;
+  readonly linksResolve: boolean;
+  readonly ranking: IndexRanking;
+  readonly vocabulary: Vocabulary;
+}
+
+/**
+ * The index entry of one file's decoded text, and its format: what the folder indexes for it,
+ * and what a fresh `createIndex` over the same files must be given to rank as the folder does
+ * (the differential test of packages/cli/test/extra/ builds one that way).
+ *
+ * @example
+ * documentEntry("a.md", "# Zip files\n\nHow to zip.", settings).entry.title; // => "Zip files"
+ */
+export function documentEntry(relative: string, source: string, settings: EntrySettings): { entry: IndexEntry; format: string } {
+  const { url, ranking, vocabulary } = settings;
+  // Relative links of an HTML page resolve against its public URL, only under --base-url.
+  const { title, text, format } = extractDocument(relative, source, settings.linksResolve ? { url } : {});
+  const asked = vocabulary.askedWordsFor(`${title}\n${text}`);
+  // BM25 reads a Markdown or HTML document's section headings as its keywords: they name what
+  // it covers in few words (measured on the relevance bench, docs/performance.md).
+  const keywords = ranking === "bm25" && (format === "markdown" || format === "html") ? [...asked, ...sectionHeadings(text)] : asked;
+  // Markdown and HTML are indexed as plain text: a link's target or a badge's URL is markup, and
+  // its words ("https", "svg") would otherwise count in every page that links.
+  const plain = format === "markdown" || format === "html" ? markdownToText(text) : text;
+  // BM25 counts repeats, so it indexes the whole text; the rule only needs each token once.
+  const indexed = ranking === "bm25" ? plain : searchableText(plain);
+  return { entry: { id: documentId(relative), title, url, keywords, text: indexed }, format };
 }
 
 /** An indexing that read this many bytes hands the memory it freed back at once (./memory.ts). */
