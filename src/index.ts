@@ -39,6 +39,12 @@ export type { ExpandedTerm, Vocabulary, VocabularyEntry, VocabularyLocale, Vocab
 export { SQL_CLAUSE_LIMITS, buildGlobClause, buildPostgresClause } from "./vocabulary/sql.js";
 export type { GlobClause, GlobClauseOptions, PostgresClause, PostgresClauseOptions } from "./vocabulary/sql.js";
 
+// Ranking in SQL
+export { LEXEME_LENGTH, toRankedRow } from "./sql/row.js";
+export type { RankedRow, RankedRowOptions } from "./sql/row.js";
+export { SQL_RANKING_LIMITS, buildPostgresRankedQuery, buildSqliteRankedQuery } from "./sql/ranked-query.js";
+export type { RankedQuery, RankedQueryOptions } from "./sql/ranked-query.js";
+
 // Envelope
 export { deepResearchError, deepResearchResult } from "./envelope.js";
 export type { DeepResearchErrorResult, DeepResearchResult, EnvelopeExtras, TextBlock } from "./envelope.js";
@@ -46,6 +52,7 @@ export type { DeepResearchErrorResult, DeepResearchResult, EnvelopeExtras, TextB
 // Factory
 export { CLASSE_DO_ERRO, DEFAULT_TIMEOUT_MS, MAX_REPLY_CHARS, registerDeepResearchTools } from "./factory/register.js";
 export type {
+  CallbackContext,
   DeepResearchTools,
   DeepResearchToolsOptions,
   FetchReply,

@@ -1,0 +1,268 @@
+/**
+ * The rule of `createIndex` as one SQL statement, for SQLite (Cloudflare D1, libSQL) and for
+ * PostgreSQL. The query is tokenised here, by the index's own `tokenize`; the statement scores
+ * each candidate row from its stored tokens (./row.ts) with the same weights, the same word-start
+ * halves, +10 a covered token and the same phrase bonus, in half points, so every score is a
+ * whole number and the order is exact. Only the rendering differs between the dialects.
+ */
+import { McpSearchError } from "../errors.js";
+import { tokenize } from "../ranking/create-index.js";
+import { LEXEME_LENGTH, phraseText } from "./row.js";
+
+/**
+ * A statement and the values bound to its placeholders, in order (`?1`, `?2`… in SQLite, `$1`,
+ * `$2`… in PostgreSQL). The statement returns the chosen `columns` and `score`, the entry's score
+ * under the rule, best first, ties in the `order` column's ascending order.
+ *
+ * @example
+ * const { sql, params }: RankedQuery = buildSqliteRankedQuery("soja", { table: "catalogue", order: "position" });
+ * db.prepare(sql).all(...params); // => [{ id, title, url, score }, …]
+ */
+export interface RankedQuery {
+  readonly sql: string;
+  readonly params: readonly (string | number)[];
+}
+
+/**
+ * Options of {@link buildSqliteRankedQuery} and {@link buildPostgresRankedQuery}.
+ *
+ * @example
+ * buildPostgresRankedQuery("soja", { table: "catalogue", order: "position", limit: 5 } satisfies RankedQueryOptions);
+ */
+export interface RankedQueryOptions {
+  /** The table that holds the entries and their {@link RankedRow} columns. A plain or schema-qualified identifier. */
+  readonly table: string;
+  /**
+   * The column of the collection order, where ties go lowest first: the array index of
+   * `createIndex` (an integer the server assigns at insert and keeps on update). A plain identifier.
+   */
+  readonly order: string;
+  /** The columns to return, beside `score`. Plain identifiers, none named `score`. @default ["id", "title", "url"] */
+  readonly columns?: readonly string[];
+  /** The most rows to return, `max(0, floor(limit))`, at most {@link SQL_RANKING_LIMITS}`.maxLimit`. @default 10 */
+  readonly limit?: number;
+  /**
+   * SQLite only (PostgreSQL reads the table's `lexeme_vector` column): the FTS5 table over the `lexemes` column (see docs/sql.md).
+   * @default `${table}_lexemes`
+   */
+  readonly fts?: string;
+}
+
+/**
+ * The caps on one ranked query. Beyond a cap the builders throw {@link McpSearchError} naming it;
+ * they never drop a token, because the order would then differ from `createIndex`'s.
+ *
+ * - `maxTokens` (32): distinct query tokens (after stopwords). SQLite binds two values a token,
+ *   plus three, so a statement binds at most 67 values, below the 100 a Cloudflare D1 statement
+ *   accepts (D1's limits page, as remembered when this was written), and about 40 KB of SQL
+ *   against D1's 100 KB.
+ * - `maxQueryLength` (4096): UTF-16 code units of the normalised query, twice the longest query
+ *   the contract accepts (normalising can lengthen text).
+ * - `maxLimit` (1000): the most rows one statement returns.
+ *
+ * @example
+ * SQL_RANKING_LIMITS.maxTokens // => 32
+ */
+export const SQL_RANKING_LIMITS: {
+  readonly maxTokens: number;
+  readonly maxQueryLength: number;
+  readonly maxLimit: number;
+} = Object.freeze({ maxTokens: 32, maxQueryLength: 4096, maxLimit: 1000 });
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const QUALIFIED = /^(?:[A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/;
+const NUL = /\0/g;
+/** The fields of a {@link RankedRow} and their weights, in half points for an exact hit (a word-start hit is half). */
+const FIELDS: readonly (readonly [column: string, exact: number])[] = [
+  ["id_tokens", 20],
+  ["title_tokens", 6],
+  ["keyword_tokens", 4],
+  ["text_tokens", 2],
+];
+/** Half points for covering a query token, and for the phrase. */
+const COVERED = 20;
+const PHRASE = 10;
+
+/** What a statement needs from the query, read once for both dialects. */
+interface ReadQuery {
+  readonly tokens: readonly string[];
+  /** The normalised query, when it is long enough for the phrase bonus (3 or more). */
+  readonly phrase: string | undefined;
+  readonly limit: number;
+  readonly columns: readonly string[];
+}
+
+function readQuery(builder: string, query: string, options: RankedQueryOptions): ReadQuery {
+  if (typeof query !== "string") throw new McpSearchError(`${builder}: the query must be a string, not ${query === null ? "null" : typeof query}.`);
+  if (options === null || typeof options !== "object") throw new McpSearchError(`${builder}: options { table, order } are required.`);
+  const { table, order, columns = ["id", "title", "url"], limit = 10 } = options;
+  if (typeof table !== "string" || !QUALIFIED.test(table)) {
+    throw new McpSearchError(`${builder}: the table ${JSON.stringify(table)} is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*, optionally schema.table).`);
+  }
+  for (const [what, name] of [["order column", order], ...(Array.isArray(columns) ? columns.map((column) => ["column", column] as const) : [])] as const) {
+    if (typeof name !== "string" || !IDENTIFIER.test(name)) {
+      throw new McpSearchError(`${builder}: the ${what} ${JSON.stringify(name)} is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*).`);
+    }
+  }
+  if (!Array.isArray(columns) || columns.length === 0) throw new McpSearchError(`${builder}: "columns" must list at least one column.`);
+  if (columns.some((column) => column.toLowerCase() === "score" || column.toLowerCase().startsWith("rank_"))) {
+    throw new McpSearchError(`${builder}: a column named "score" or starting with "rank_" would clash with the statement's own; select it under another name.`);
+  }
+  if (typeof limit !== "number" || Number.isNaN(limit)) throw new McpSearchError(`${builder}: the limit must be a number, not ${JSON.stringify(limit)}.`);
+  const rows = Math.max(0, Math.floor(limit));
+  const { maxTokens, maxQueryLength, maxLimit } = SQL_RANKING_LIMITS;
+  if (rows > maxLimit) throw new McpSearchError(`${builder}: the limit ${limit} is over ${maxLimit}, the most rows one ranked query returns.`);
+  const normalised = phraseText(query);
+  if (normalised.length > maxQueryLength) {
+    throw new McpSearchError(`${builder}: the query is ${normalised.length} characters long once normalised, over the ${maxQueryLength} a ranked query accepts: shorten it.`);
+  }
+  const tokens = tokenize(query.replace(NUL, " "));
+  if (tokens.length > maxTokens) {
+    throw new McpSearchError(`${builder}: the query has ${tokens.length} distinct words, over the ${maxTokens} a ranked query searches at once: shorten it.`);
+  }
+  return { tokens, phrase: normalised.length >= 3 ? normalised : undefined, limit: rows, columns };
+}
+
+/** How one dialect writes what differs. */
+interface Dialect {
+  /** The next placeholder (`?` in SQLite, `$n` in PostgreSQL). */
+  placeholder(n: number): string;
+  /** True when `text` (a column) contains `needle` (text). */
+  contains(text: string, needle: string): string;
+  /** The query's tokens as one bound value. */
+  tokenValue(tokens: readonly string[]): string;
+  /** A FROM item whose rows are the tokens, in one column `token`, from the value of {@link tokenValue}. */
+  tokens(placeholder: string): string;
+  /** The candidates' condition on the row `c`, given the placeholder of the search expression. */
+  candidates(search: string): string;
+  /** The search expression bound to {@link candidates}: every token, a prefix from 3 characters. */
+  search(tokens: readonly string[]): string;
+  /** The score in points, from half points. */
+  points(half: string): string;
+  /** A statement that returns no row, with the same columns. */
+  readonly never: string;
+}
+
+/**
+ * The statement both dialects share. `rank_query` holds one row a query token with its two
+ * needles: " token " (an exact hit) and " token" (a word-start hit; the exact needle again for a
+ * token of 2 characters, which has no word-start hit). Each candidate's token score is summed
+ * over those rows by a correlated subquery, in half points; the phrase is added to the rows that
+ * cover a token; then the order and the limit. The SQL text depends only on the identifiers and
+ * on whether the query is long enough for the phrase, so a driver can cache the prepared statement.
+ */
+function renderStatement(query: ReadQuery, table: string, order: string, dialect: Dialect): RankedQuery {
+  const selected = query.columns.map((column) => `c.${column}`).join(", ");
+  const names = query.columns.join(", ");
+  if (query.tokens.length === 0 || query.limit === 0) {
+    return { sql: `SELECT ${selected}, 0 AS score FROM ${table} AS c WHERE ${dialect.never}`, params: [] };
+  }
+  const params: (string | number)[] = [];
+  const bind = (value: string | number): string => {
+    params.push(value);
+    return dialect.placeholder(params.length);
+  };
+  const fields = FIELDS.map(
+    ([column, half]) =>
+      // A word-start hit first: most fields have neither, and then one search suffices.
+      `CASE WHEN NOT ${dialect.contains(`c.${column}`, "q.prefix")} THEN 0 WHEN ${dialect.contains(`c.${column}`, "q.exact")} THEN ${half} ELSE ${half / 2} END`,
+  );
+  const lines = [
+    `WITH rank_query AS MATERIALIZED (`,
+    `  SELECT ' ' || token || ' ' AS exact, ' ' || token || CASE WHEN length(token) >= 3 THEN '' ELSE ' ' END AS prefix`,
+    `  FROM ${dialect.tokens(bind(dialect.tokenValue(query.tokens)))}`,
+    `), rank_candidates AS MATERIALIZED (`,
+    `  SELECT ${selected}, c.${order} AS rank_order, c.title_phrase AS rank_phrase,`,
+    `    (SELECT sum(CASE WHEN rank_token > 0 THEN rank_token + ${COVERED} ELSE 0 END) FROM (`,
+    `      SELECT ${fields.join("\n        + ")} AS rank_token`,
+    `      FROM rank_query AS q) AS rank_tokens) AS rank_tokens`,
+    `  FROM ${table} AS c WHERE ${dialect.candidates(bind(dialect.search(query.tokens)))}`,
+    `), rank_scored AS (`,
+    `  SELECT ${names}, rank_order, rank_tokens${query.phrase === undefined ? "" : ` + CASE WHEN ${dialect.contains("rank_phrase", bind(query.phrase))} THEN ${PHRASE} ELSE 0 END`} AS rank_half`,
+    `  FROM rank_candidates WHERE rank_tokens > 0`,
+    `)`,
+    `SELECT ${names}, ${dialect.points("rank_half")} AS score FROM rank_scored ORDER BY rank_half DESC, rank_order ASC LIMIT ${bind(query.limit)}`,
+  ];
+  return { sql: lines.join("\n"), params };
+}
+
+/** A query token as the candidates' index holds it: cut to {@link LEXEME_LENGTH}, then a prefix when cut or 3+ long. */
+function lexemeOf(token: string): { lexeme: string; prefix: boolean } {
+  const lexeme = token.slice(0, LEXEME_LENGTH);
+  return { lexeme, prefix: token.length >= 3 };
+}
+
+/**
+ * Builds the SQLite statement (Cloudflare D1, libSQL, better-sqlite3, node:sqlite) that ranks
+ * `options.table` for `query` exactly as `createIndex(entries).search(query, { limit })` ranks the
+ * same entries: same rows, same order, ties in the `order` column's order. The candidates come
+ * from the FTS5 table over `lexemes` (`options.fts`); each is scored from its {@link RankedRow}
+ * columns with `instr`. Every value is bound (`?1`, `?2`…); only the identifiers, checked as plain,
+ * are written into the SQL. NUL in the query is stripped (it is not a word character) for the
+ * words, and kept exact for the phrase (see {@link RankedRow.title_phrase}). A query with no
+ * token, or a limit of 0, gives a statement that returns no row. Throws {@link McpSearchError}
+ * for an identifier that is not plain, a limit that is not a number, or a query over
+ * {@link SQL_RANKING_LIMITS}.
+ *
+ * @example
+ * const { sql, params } = buildSqliteRankedQuery("cultivo de soja", { table: "catalogue", order: "position", limit: 5 });
+ * params; // => ['"cultivo"* OR "soja"*', " cultivo ", " cultivo", " soja ", " soja", "cultivo de soja", 5]
+ * env.DB.prepare(sql).bind(...params).all(); // D1; with better-sqlite3: db.prepare(sql).all(...params)
+ */
+export function buildSqliteRankedQuery(query: string, options: RankedQueryOptions): RankedQuery {
+  const read = readQuery("buildSqliteRankedQuery", query, options);
+  const fts = options.fts ?? `${options.table.replace(".", "_")}_lexemes`;
+  if (typeof fts !== "string" || !QUALIFIED.test(fts)) {
+    throw new McpSearchError(`buildSqliteRankedQuery: the FTS5 table ${JSON.stringify(fts)} is not a plain identifier.`);
+  }
+  const ftsName = fts.includes(".") ? fts.slice(fts.indexOf(".") + 1) : fts;
+  return renderStatement(read, options.table, options.order, {
+    placeholder: () => "?",
+    contains: (text, needle) => `instr(${text}, ${needle}) > 0`,
+    // SQLite has no split function; JSON1 (built in since 3.38, and in D1) reads a JSON array.
+    tokenValue: (tokens) => JSON.stringify(tokens),
+    tokens: (list) => `(SELECT value AS token FROM json_each(${list})) AS rank_token_list`,
+    // The FTS5 table indexes the entries' table by rowid (external content, docs/sql.md).
+    candidates: (search) => `c.rowid IN (SELECT rowid FROM ${fts} WHERE ${ftsName} MATCH ${search})`,
+    search: (tokens) =>
+      tokens
+        .map(lexemeOf)
+        .map(({ lexeme, prefix }) => `"${lexeme}"${prefix ? "*" : ""}`)
+        .join(" OR "),
+    points: (half) => `${half} / 2.0`,
+    never: "0",
+  });
+}
+
+/**
+ * Builds the PostgreSQL statement (also Supabase, Neon, RDS, Citus) that ranks `options.table`
+ * for `query` exactly as `createIndex(entries).search(query, { limit })` ranks the same entries:
+ * same rows, same order, ties in the `order` column's order. The candidates come from the GIN
+ * index on the `lexeme_vector` column (a `tsvector` generated from `lexemes`, see docs/sql.md),
+ * searched with a bound `tsquery` (`'soja':* | 'de'`); each is scored from its {@link RankedRow}
+ * columns with `strpos`. Every value is bound (`$1`, `$2`…); only the identifiers, checked as
+ * plain, are written into the SQL. A query with no token, or a limit of 0, gives a statement that
+ * returns no row. Throws {@link McpSearchError} as {@link buildSqliteRankedQuery} does.
+ *
+ * @example
+ * const { sql, params } = buildPostgresRankedQuery("soja", { table: "catalogue", order: "position" });
+ * params; // => ["'soja':*", " soja ", " soja", "soja", 10]
+ * await pool.query(sql, params); // node-postgres; PGlite's db.query takes the same
+ */
+export function buildPostgresRankedQuery(query: string, options: RankedQueryOptions): RankedQuery {
+  const read = readQuery("buildPostgresRankedQuery", query, options);
+  return renderStatement(read, options.table, options.order, {
+    placeholder: (n) => `$${n}`,
+    contains: (text, needle) => `strpos(${text}, ${needle}) > 0`,
+    tokenValue: (tokens) => tokens.join(" "),
+    tokens: (list) => `unnest(string_to_array(${list}::text, ' ')) AS rank_token_list(token)`,
+    candidates: (search) => `c.lexeme_vector @@ ${search}::tsquery`,
+    search: (tokens) =>
+      tokens
+        .map(lexemeOf)
+        .map(({ lexeme, prefix }) => `'${lexeme}'${prefix ? ":*" : ""}`)
+        .join(" | "),
+    points: (half) => `${half}::float8 / 2`,
+    never: "FALSE",
+  });
+}

@@ -1,0 +1,122 @@
+/**
+ * The normalised row form: what a database needs, per entry, to rank by the rule exactly as
+ * `createIndex` does. The tokens are computed here, in JavaScript, by the very `tokenize` of the
+ * index, once at insert time; the SQL only looks them up. So the database never has to agree
+ * with JavaScript on Unicode (NFD, case, accents): it compares ASCII tokens.
+ */
+import { checkEntry } from "../ranking/entries.js";
+import { normalizeText, tokenize, type IndexEntry } from "../ranking/create-index.js";
+import type { Vocabulary } from "../vocabulary/vocabulary.js";
+
+/**
+ * The columns the ranked queries read, one row per entry, under these exact names. Each
+ * `*_tokens` column holds the field's tokens (as `tokenize` gives them: normalised, `[a-z0-9]`,
+ * 2 characters or more, no stopword, each once, in first-seen order), every token with a space
+ * before and after it: `" producao soja "`; a field with no token is `""`.
+ *
+ * @example
+ * const row: RankedRow = {
+ *   id_tokens: " cnae 0115600 ",
+ *   title_tokens: " cultivo soja ",
+ *   keyword_tokens: "",
+ *   text_tokens: "",
+ *   title_phrase: "cultivo de soja",
+ *   lexemes: "cnae 0115600 cultivo soja",
+ * };
+ */
+export interface RankedRow {
+  /** The id's tokens (weight 10). An id such as "6579" gives `" 6579 "`: the id counts in full. */
+  readonly id_tokens: string;
+  /** The title's tokens (weight 3). */
+  readonly title_tokens: string;
+  /** The tokens of every keyword, as one field (weight 2). */
+  readonly keyword_tokens: string;
+  /** The text's tokens (weight 1). */
+  readonly text_tokens: string;
+  /**
+   * The normalised title (`normalizeText`), for the phrase bonus, with NUL written as U+0301
+   * (a combining acute accent, which normalised text never holds otherwise): SQLite cuts text at
+   * NUL and PostgreSQL refuses it, and this keeps "the title holds the query" exact.
+   */
+  readonly title_phrase: string;
+  /**
+   * Every distinct token of the four fields, space-joined, each cut to its first
+   * {@link LEXEME_LENGTH} characters: the candidates' index (FTS5 in SQLite, a GIN `tsvector` in
+   * PostgreSQL) is built on it. It only selects candidates; the score reads the full tokens.
+   */
+  readonly lexemes: string;
+}
+
+/**
+ * Options of {@link toRankedRow}.
+ *
+ * @example
+ * toRankedRow(entry, { vocabulary: ibge } satisfies RankedRowOptions);
+ */
+export interface RankedRowOptions {
+  /**
+   * A vocabulary whose asked words join the keywords: the row is that of
+   * `{ ...entry, keywords: [...(entry.keywords ?? []), ...vocabulary.askedWordsFor(entry.title)] }`,
+   * the recipe the in-memory index uses, so a question in everyday words ("renda") finds and
+   * ranks the source's words ("Rendimento médio").
+   * @default undefined
+   */
+  readonly vocabulary?: Vocabulary;
+}
+
+/**
+ * The longest lexeme the candidates' index holds, in characters; a longer token is cut to it
+ * there (PostgreSQL refuses a lexeme of 2 KiB or more). A query token is cut the same way and
+ * then searched as a prefix, so the candidates still include every row that matches.
+ *
+ * @example
+ * LEXEME_LENGTH // => 255
+ */
+export const LEXEME_LENGTH = 255;
+
+/** NUL, which neither SQLite nor PostgreSQL keeps in text. */
+const NUL = /\0/g;
+/** What NUL becomes: a combining mark that `normalizeText` always removes, so never a real character of normalised text. */
+const NUL_STAND_IN = "\u0301";
+
+/** Normalised text as the ranked queries compare it: NUL written as {@link NUL_STAND_IN}. */
+export function phraseText(text: string): string {
+  return normalizeText(text).replace(NUL, NUL_STAND_IN);
+}
+
+const padded = (tokens: readonly string[]): string => (tokens.length === 0 ? "" : ` ${tokens.join(" ")} `);
+
+/**
+ * Turns an entry into the columns the ranked queries read (see {@link RankedRow}): store them
+ * beside the entry when it is inserted, and compute them again whenever its id, title, keywords
+ * or text change. Throws `McpSearchError` for a malformed entry, with the checks and messages of
+ * `createIndex`.
+ *
+ * @example
+ * toRankedRow({ id: "cnae:0115600", title: "Cultivo de soja", url: "https://example.org/0115600", keywords: ["Grãos"] });
+ * // => {
+ * //   id_tokens: " cnae 0115600 ",
+ * //   title_tokens: " cultivo soja ",
+ * //   keyword_tokens: " graos ",
+ * //   text_tokens: "",
+ * //   title_phrase: "cultivo de soja",
+ * //   lexemes: "cnae 0115600 cultivo soja graos",
+ * // }
+ */
+export function toRankedRow(entry: IndexEntry, options: RankedRowOptions = {}): RankedRow {
+  checkEntry(entry, "The entry given to toRankedRow");
+  const keywordTokens = new Set<string>();
+  const asked = options.vocabulary?.askedWordsFor(entry.title) ?? [];
+  for (const keyword of [...(entry.keywords ?? []), ...asked]) for (const token of tokenize(keyword)) keywordTokens.add(token);
+  const fields = [tokenize(entry.id), tokenize(entry.title), [...keywordTokens], tokenize(entry.text ?? "")] as const;
+  const lexemes = new Set<string>();
+  for (const tokens of fields) for (const token of tokens) lexemes.add(token.slice(0, LEXEME_LENGTH));
+  return {
+    id_tokens: padded(fields[0]),
+    title_tokens: padded(fields[1]),
+    keyword_tokens: padded(fields[2]),
+    text_tokens: padded(fields[3]),
+    title_phrase: phraseText(entry.title),
+    lexemes: [...lexemes].join(" "),
+  };
+}
