@@ -3,8 +3,9 @@
  * McpServer, v2 or v1, through the structural `McpServerLike` (./server.ts): no SDK is imported.
  *
  * Each tool is one small pipeline: arguments (already refused by the strict schema when they
- * carry a foreign key or exceed the maximum length) → callback, raced against `timeoutMs` →
- * reply checked against the contract and normalised → envelope → telemetry.
+ * carry a foreign key or exceed the maximum length) → callback, raced against `timeoutMs`, with a
+ * signal that aborts on that limit and on the client's cancellation → reply checked against the
+ * contract and normalised → envelope → telemetry.
  */
 import { z } from "zod";
 import { contractSchemas, type DeepResearchToolName, type SearchResult } from "../contract/schemas.js";
@@ -16,8 +17,9 @@ import { checkFetchReply, checkSearchReply } from "./replies.js";
 import { describeReceived } from "../contract/received.js";
 import { validateOptions } from "./options.js";
 import { assertSupportedServer, type McpServerLike, type RegisteredToolLike } from "./server.js";
-import type { DeepResearchTools, DeepResearchToolsOptions } from "./types.js";
-import { TIMED_OUT, withDeadline } from "./deadline.js";
+import type { CallbackContext, DeepResearchTools, DeepResearchToolsOptions } from "./types.js";
+import type { DeepResearchToolAnnotations } from "./server.js";
+import { TIMED_OUT, callSignal, requestSignal, withDeadline } from "./deadline.js";
 import {
   CLASSE_KEY,
   badReply,
@@ -62,6 +64,14 @@ export const MAX_REPLY_CHARS: number = REPLY_CAP;
  */
 export const CLASSE_DO_ERRO: unique symbol = Symbol.for(CLASSE_KEY);
 
+
+/**
+ * The tool annotations both tools carry unless `annotations` overrides them: read-only, not
+ * destructive, closed world. OpenAI's app-submission checklist (2026) refuses a tool that leaves
+ * any of the three unset, and reads `openWorldHint` as "changes public or third-party state",
+ * which search and fetch never do.
+ */
+const DEFAULT_ANNOTATIONS: DeepResearchToolAnnotations = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
 
 /** What the pipelines share, resolved once at registration. */
 interface Context extends OutcomeContext {
@@ -108,7 +118,7 @@ export function registerDeepResearchTools<Server extends McpServerLike>(
     outputs,
   };
   const described = { corpus: options.corpus, richTools: options.richTools, limit };
-  const annotations = options.annotations === undefined ? {} : { annotations: options.annotations };
+  const annotations = { annotations: { ...DEFAULT_ANNOTATIONS, ...options.annotations } };
 
   const search = registerOne(server, "search", () =>
     server.registerTool(
@@ -121,7 +131,7 @@ export function registerDeepResearchTools<Server extends McpServerLike>(
         ...annotations,
       },
       // The SDK has already parsed the arguments with the strict input schema.
-      (args) => settle(context, "search", args, () => runSearch(context, args["query"] as string)),
+      (args, extra) => settle(context, "search", args, extra, (call) => runSearch(context, args["query"] as string, call)),
     ),
   );
   const fetch = registerOne(server, "fetch", () =>
@@ -134,28 +144,28 @@ export function registerDeepResearchTools<Server extends McpServerLike>(
         outputSchema: outputs.fetch,
         ...annotations,
       },
-      (args) => settle(context, "fetch", args, () => runFetch(context, args["id"] as string)),
+      (args, extra) => settle(context, "fetch", args, extra, (call) => runFetch(context, args["id"] as string, call)),
     ),
   );
   return { search, fetch } as DeepResearchTools<ReturnType<Server["registerTool"]>>;
 }
 
 /** The search pipeline: callback → reply checked, results cut at the limit → envelope. */
-async function runSearch(context: Context, query: string): Promise<Settled> {
-  const checked = checkSearchReply(await context.options.search(query), context.limit);
+async function runSearch(context: Context, query: string, call: CallbackContext): Promise<Settled> {
+  const checked = checkSearchReply(await context.options.search(query, call), context.limit);
   if ("problem" in checked) return badReply(context, "search", checked.problem);
   const { results, extras } = checked.value;
   return envelop(context, "search", { results } satisfies { results: SearchResult[] }, extras);
 }
 
 /** The fetch pipeline: resolve the id → callback → not found, or the document checked → envelope. */
-async function runFetch(context: Context, raw: string): Promise<Settled> {
+async function runFetch(context: Context, raw: string, call: CallbackContext): Promise<Settled> {
   const { resolveId, fetch } = context.options;
-  const id: unknown = resolveId === undefined ? raw : await resolveId(raw);
+  const id: unknown = resolveId === undefined ? raw : await resolveId(raw, call);
   if (id !== null && id !== undefined && typeof id !== "string") {
     return badReply(context, "fetch", { kind: "type", path: "resolveId(id)", expected: "string", received: describeReceived(id) });
   }
-  const reply = id === null || id === undefined ? null : await fetch(id);
+  const reply = id === null || id === undefined ? null : await fetch(id, call);
   if (reply === null || reply === undefined) return notFound(context, raw);
   const checked = checkFetchReply(reply, id as string);
   if ("problem" in checked) return badReply(context, "fetch", checked.problem);
@@ -166,20 +176,27 @@ async function runFetch(context: Context, raw: string): Promise<Settled> {
 /**
  * Runs a pipeline to a value (anything thrown becomes an error result, a pipeline that outlives
  * `timeoutMs` a timeout result), then records the call. Telemetry sees the call only after the
- * callback settled or timed out.
+ * callback settled or timed out. The pipeline's callbacks get `{ signal }`: it aborts when the
+ * limit passes, and when the client cancels the request (`notifications/cancelled` aborts the
+ * SDK's signal, found in the handler's second argument); a callback that honours it stops its
+ * query, one that ignores it is simply not waited for past the limit, as before.
  */
 async function settle(
   context: Context,
   tool: DeepResearchToolName,
   args: unknown,
-  run: () => Promise<Settled>,
+  extra: unknown,
+  run: (call: CallbackContext) => Promise<Settled>,
 ): Promise<ToolResult> {
+  const call = callSignal(requestSignal(extra), context.timeoutMs);
   let settled: Settled;
   try {
-    const outcome = await withDeadline(run(), context.timeoutMs);
+    const outcome = await withDeadline(run({ signal: call.signal }), context.timeoutMs, call.abortOnTimeout);
     settled = outcome === TIMED_OUT ? timedOut(context, tool) : outcome;
   } catch (error) {
     settled = failure(context, tool, error);
+  } finally {
+    call.release();
   }
   record(context, tool, args, settled);
   return settled.result;

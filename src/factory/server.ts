@@ -9,17 +9,23 @@ import { McpSearchError } from "../errors.js";
 import type { DeepResearchErrorResult, DeepResearchResult } from "../envelope.js";
 
 /**
- * The MCP tool annotations the factory passes through unchanged (the 2025-06-18 specification's
- * hints; both SDK generations accept them).
+ * MCP tool annotations (the 2025-06-18 specification's hints; both SDK generations accept them).
+ * The factory sets `readOnlyHint: true`, `destructiveHint: false` and `openWorldHint: false` on
+ * both tools; the fields given here replace those, one by one, and any other is added.
  *
  * @example
- * const annotations: DeepResearchToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+ * const annotations: DeepResearchToolAnnotations = { openWorldHint: true }; // a search that reaches the open web
  */
 export interface DeepResearchToolAnnotations {
+  /** A display name for the tool; the tool's `title` is what hosts show. */
   readonly title?: string;
+  /** The tool does not change its environment. @default true */
   readonly readOnlyHint?: boolean;
+  /** The tool may destroy or overwrite data (meaningful only when it is not read-only). @default false */
   readonly destructiveHint?: boolean;
+  /** Calling it again with the same arguments has no further effect. @default undefined */
   readonly idempotentHint?: boolean;
+  /** The tool reaches an open world of external entities (OpenAI's review reads it as "changes public or third-party state"). @default false */
   readonly openWorldHint?: boolean;
 }
 
@@ -60,7 +66,8 @@ export interface McpServerLike {
   registerTool(
     name: string,
     config: DeepResearchToolConfig,
-    handler: (args: { [key: string]: unknown }) => Promise<DeepResearchResult<object> | DeepResearchErrorResult>,
+    // The SDK's per-request context (v2 `ctx`, v1 `extra`): its abort signal reaches the callbacks.
+    handler: (args: { [key: string]: unknown }, extra?: unknown) => Promise<DeepResearchResult<object> | DeepResearchErrorResult>,
   ): RegisteredToolLike;
 }
 

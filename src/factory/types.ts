@@ -45,7 +45,9 @@ export type FetchReply =
  * const shape: UsageShape = { params: "id", classe: "nao_encontrado" };
  */
 export interface UsageShape {
+  /** The argument names, sorted and comma-joined (`"query"`, `"id"`), at most 200 characters. */
   readonly params: string;
+  /** The call's class: always `""` on `tool_call`; see above for `tool_error`. */
   readonly classe: string;
 }
 
@@ -67,6 +69,30 @@ export type UsageKind = "tool_call" | "tool_error";
 export type UsageRecorder = (kind: UsageKind, tool: DeepResearchToolName, shape: UsageShape) => void;
 
 /**
+ * The second argument of every callback (`search`, `fetch`, `resolveId`). Its `signal` aborts
+ * when the call outlives `timeoutMs` (reason: a `TimeoutError` `DOMException`) and when the
+ * client cancels the request (`notifications/cancelled`). Pass it on to the query, so that a
+ * call nobody waits for any more stops running; a callback that takes one argument ignores it.
+ *
+ * @example
+ * const search = async (query: string, { signal }: CallbackContext) => {
+ *   const client = await pool.connect();
+ *   const stop = () => void pool.query("SELECT pg_cancel_backend($1)", [client.processID]);
+ *   signal.addEventListener("abort", stop, { once: true });
+ *   try {
+ *     return (await client.query(sql, [query])).rows;
+ *   } finally {
+ *     signal.removeEventListener("abort", stop);
+ *     client.release();
+ *   }
+ * };
+ */
+export interface CallbackContext {
+  /** Aborts on the library's time limit and on the client's cancellation. */
+  readonly signal: AbortSignal;
+}
+
+/**
  * Options of {@link registerDeepResearchTools}.
  *
  * @example
@@ -78,17 +104,23 @@ export type UsageRecorder = (kind: UsageKind, tool: DeepResearchToolName, shape:
  * };
  */
 export interface DeepResearchToolsOptions {
-  /** Runs a search: `SearchResult[]` or `{ results, extras? }`, sync or async. */
-  readonly search: (query: string) => SearchReply | PromiseLike<SearchReply>;
-  /** Reads a document: a `FetchDocument`, `{ document, extras? }`, or `null` for an unknown id. */
-  readonly fetch: (id: string) => FetchReply | null | PromiseLike<FetchReply | null>;
+  /**
+   * Runs a search: `SearchResult[]` or `{ results, extras? }`, sync or async. The second
+   * argument's `signal` aborts on `timeoutMs` and on the client's cancellation.
+   */
+  readonly search: (query: string, call: CallbackContext) => SearchReply | PromiseLike<SearchReply>;
+  /**
+   * Reads a document: a `FetchDocument`, `{ document, extras? }`, or `null` for an unknown id.
+   * The second argument's `signal` aborts on `timeoutMs` and on the client's cancellation.
+   */
+  readonly fetch: (id: string, call: CallbackContext) => FetchReply | null | PromiseLike<FetchReply | null>;
   /**
    * Maps what the model sent to `fetch` (a citation URL, an id without its namespace, extra
    * whitespace…) to a known id, or `null`, before the `fetch` callback runs; `null` gives the
    * not-found message for the raw argument. `createIndex(entries).resolve` fits as it is.
    * @default undefined (the raw argument goes to `fetch` unchanged)
    */
-  readonly resolveId?: (raw: string) => string | null | PromiseLike<string | null>;
+  readonly resolveId?: (raw: string, call: CallbackContext) => string | null | PromiseLike<string | null>;
   /** A phrase naming the catalogue, for the tool descriptions (always English). */
   readonly corpus: string;
   /**
@@ -105,7 +137,11 @@ export interface DeepResearchToolsOptions {
   readonly notFound?: (id: string) => string;
   /** The message for a callback that threw. @default the locale's: names the tool and the error's message */
   readonly onError?: (error: unknown, tool: DeepResearchToolName) => string;
-  /** Passed unchanged to both tools, and only when given. @default undefined */
+  /**
+   * The tool annotations of both tools, over the defaults: each field given replaces the
+   * default's, so `{ openWorldHint: true }` keeps the other two.
+   * @default { readOnlyHint: true, destructiveHint: false, openWorldHint: false }
+   */
   readonly annotations?: DeepResearchToolAnnotations;
   /** The most results `search` returns, even when the callback returns more; at least 1. @default 10 */
   readonly limit?: number;
@@ -145,6 +181,8 @@ export interface DeepResearchToolsOptions {
  * search.disable();
  */
 export interface DeepResearchTools<Tool extends RegisteredToolLike = RegisteredToolLike> {
+  /** The registered `search` tool, as the server's `registerTool` returned it. */
   readonly search: Tool;
+  /** The registered `fetch` tool, as the server's `registerTool` returned it. */
   readonly fetch: Tool;
 }

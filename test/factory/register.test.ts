@@ -36,8 +36,9 @@ describe("registerDeepResearchTools: tools/list", () => {
     expect(fetch?.inputSchema.additionalProperties).toBe(false);
     expect(search?.inputSchema.required).toStrictEqual(["query"]);
     expect(fetch?.inputSchema.required).toStrictEqual(["id"]);
-    expect(search?.annotations).toBeUndefined();
-    expect(fetch?.annotations).toBeUndefined();
+    // OpenAI's app review refuses a tool that leaves any of the three hints unset (FACTS.md).
+    expect(search?.annotations).toStrictEqual({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+    expect(fetch?.annotations).toStrictEqual({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
   });
 
   it("publishes the contract's output schemas, the same ones contractJsonSchemas derives", async () => {
@@ -77,10 +78,15 @@ describe("registerDeepResearchTools: tools/list", () => {
     for (const tool of (await client.listTools()).tools) expect(tool.description).not.toContain("prefer");
   });
 
-  it("passes annotations unchanged to both tools", async () => {
-    const annotations = { readOnlyHint: true, openWorldHint: false, destructiveHint: false, idempotentHint: true };
-    const { client } = await connect({ annotations });
-    for (const tool of (await client.listTools()).tools) expect(tool.annotations).toStrictEqual(annotations);
+  it("lays the given annotations over the defaults, one field at a time, on both tools", async () => {
+    const { client } = await connect({ annotations: { openWorldHint: true, idempotentHint: true } });
+    for (const tool of (await client.listTools()).tools) {
+      expect(tool.annotations).toStrictEqual({ readOnlyHint: true, destructiveHint: false, openWorldHint: true, idempotentHint: true });
+    }
+    const { client: writer } = await connect({ annotations: { readOnlyHint: false, destructiveHint: true } });
+    for (const tool of (await writer.listTools()).tools) {
+      expect(tool.annotations).toStrictEqual({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
+    }
   });
 
   it("uses the given titles over the locale's", async () => {

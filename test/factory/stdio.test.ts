@@ -94,8 +94,8 @@ describe("the built package over stdio", () => {
 
     const { tools, search, fetch, unknown, thrown, extraKey } = await exercise(client);
     expect(tools.map((tool) => [tool.name, tool.title, tool.annotations])).toStrictEqual([
-      ["search", "Buscar documentos", { readOnlyHint: true, openWorldHint: false }],
-      ["fetch", "Ler um documento", { readOnlyHint: true, openWorldHint: false }],
+      ["search", "Buscar documentos", { readOnlyHint: true, destructiveHint: false, openWorldHint: false }],
+      ["fetch", "Ler um documento", { readOnlyHint: true, destructiveHint: false, openWorldHint: false }],
     ]);
     expect(search).toStrictEqual({
       content: [{ type: "text", text: JSON.stringify({ results: [TABLE] }) }],

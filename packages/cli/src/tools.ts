@@ -169,7 +169,8 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     limit,
     notFound,
     extendOutputSchema,
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    // All three hints set, as OpenAI's app review asks: reads files, changes nothing, reaches no one.
+    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   });
   if (options.contentSnippets === true) {
     // The factory keeps `content` to the one contract block (FACTS.md: a second block is a risk
