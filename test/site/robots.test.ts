@@ -1,0 +1,189 @@
+/**
+ * parseRobotsTxt against RFC 9309's own examples (section 5 and the rules of section 2), as a
+ * fetch guard, and under hostile input: a huge file, a very long line, many groups, many
+ * wildcards.
+ */
+import { describe, expect, it } from "vitest";
+import { McpSearchError } from "../../src/index.js";
+import { parseRobotsTxt } from "../../src/site/index.js";
+
+/** RFC 9309 §5.1, "Simple Example", as printed. */
+const RFC_SIMPLE = [
+  "User-Agent: *",
+  "Disallow: *.gif$",
+  "Disallow: /example/",
+  "Allow: /publications/",
+  "",
+  "User-Agent: foobot",
+  "Disallow:/",
+  "Allow:/example/page.html",
+  "Allow:/example/allowed.gif",
+  "",
+  "User-Agent: barbot",
+  "User-Agent: bazbot",
+  "Disallow: /example/page.html",
+  "",
+  "User-Agent: quxbot",
+  "",
+  "EOF",
+].join("\n");
+
+describe("parseRobotsTxt: RFC 9309's examples", () => {
+  // §5.1: what each crawler may fetch, as the RFC explains the example.
+  it.each([
+    ["*", "/example/page.html", false],
+    ["*", "/publications/", true],
+    ["*", "/image.gif", false],
+    ["*", "/publications/image.gif", true], // /publications/ is longer than *.gif$
+    ["*", "/image.gif?size=2", true], // $ ends the path
+    ["*", "/about", true],
+    ["foobot", "/example/page.html", true],
+    ["foobot", "/example/allowed.gif", true],
+    ["foobot", "/example/other.html", false],
+    ["foobot", "/", false],
+    ["FooBot", "/example/page.html", true], // product tokens match case-insensitively
+    ["barbot", "/example/page.html", false],
+    ["bazbot", "/example/page.html", false],
+    ["bazbot", "/example/", true], // its own group replaces the * group
+    ["quxbot", "/example/page.html", true], // an empty group allows everything
+    ["otherbot", "/example/", false], // no group of its own: the * group
+  ] as const)("%s on %s: allowed %s", (userAgent, path, allowed) => {
+    expect(parseRobotsTxt(RFC_SIMPLE, { userAgent }).isAllowed(path)).toBe(allowed);
+  });
+
+  it("§5.2: the longest match wins, whatever the order of the lines", () => {
+    for (const lines of [
+      ["User-Agent: foobot", "Allow: /example/page/", "Disallow: /example/page/disallowed.gif"],
+      ["User-Agent: foobot", "Disallow: /example/page/disallowed.gif", "Allow: /example/page/"],
+    ]) {
+      const robots = parseRobotsTxt(lines.join("\n"), { userAgent: "foobot" });
+      expect(robots.isAllowed("/example/page/")).toBe(true);
+      expect(robots.isAllowed("/example/page/disallowed.gif")).toBe(false);
+      expect(robots.match("/example/page/disallowed.gif")).toStrictEqual({ allow: false, pattern: "/example/page/disallowed.gif", line: lines.indexOf("Disallow: /example/page/disallowed.gif") + 1 });
+    }
+  });
+
+  it("§2.2.1: groups that name the same crawler are merged; a group may name several crawlers", () => {
+    const text = ["user-agent: ExampleBot", "disallow: /foo", "disallow: /bar", "", "user-agent: ExampleBot", "user-agent: OtherBot", "disallow: /baz"].join("\n");
+    const example = parseRobotsTxt(text, { userAgent: "examplebot" });
+    expect(["/foo", "/bar", "/baz", "/qux"].map((path) => example.isAllowed(path))).toStrictEqual([false, false, false, true]);
+    expect(parseRobotsTxt(text, { userAgent: "OtherBot" }).isAllowed("/foo")).toBe(true);
+  });
+
+  it("§2.2.2: an allow and a disallow of the same length: allow wins; an empty disallow blocks nothing", () => {
+    const robots = parseRobotsTxt("User-agent: *\nDisallow: /page\nAllow: /page\nDisallow:\n");
+    expect(robots.isAllowed("/page")).toBe(true);
+    expect(robots.rules).toStrictEqual([
+      { allow: false, pattern: "/page", line: 2 },
+      { allow: true, pattern: "/page", line: 3 },
+    ]);
+    expect(parseRobotsTxt("User-agent: *\nDisallow:\n").isAllowed("/anything")).toBe(true);
+  });
+
+  it("§2.2.2: /robots.txt is always allowed", () => {
+    expect(parseRobotsTxt("User-agent: *\nDisallow: /\n").isAllowed("/robots.txt")).toBe(true);
+    expect(parseRobotsTxt("User-agent: *\nDisallow: /\n").isAllowed("/robots.txt.bak")).toBe(false);
+  });
+
+  it("§2.2.2: percent-encoding, as the RFC's table shows it: non-ASCII is encoded, an encoded unreserved character is decoded", () => {
+    const robots = parseRobotsTxt("User-agent: *\nDisallow: /foo/bar/ツ\nDisallow: /foo/bar/%62%61%7A\nDisallow: /a%2fb\n");
+    expect(robots.isAllowed("/foo/bar/%E3%83%84")).toBe(false);
+    expect(robots.isAllowed("/foo/bar/ツ")).toBe(false);
+    expect(robots.isAllowed("/foo/bar/baz")).toBe(false);
+    expect(robots.isAllowed("/a%2Fb")).toBe(false); // the hex case does not matter
+    expect(robots.isAllowed("/a/b")).toBe(true); // an encoded "/" is not a "/"
+  });
+
+  it("§2.2.3: * matches any run, $ ends the path, # starts a comment", () => {
+    const robots = parseRobotsTxt("User-agent: * # everyone\nallow: /this/*/exactly\ndisallow: /this/\ndisallow: /this/path/exactly$ # only this one\n");
+    expect(robots.isAllowed("/this/one/exactly")).toBe(true);
+    expect(robots.isAllowed("/this/path/exactly")).toBe(false);
+    expect(robots.isAllowed("/this/path/exactly/not")).toBe(true); // /this/*/exactly is longer than /this/
+    expect(robots.isAllowed("/this/other")).toBe(false);
+  });
+
+  it("ignores rules before any user-agent line, and lines that are not rules", () => {
+    const robots = parseRobotsTxt("Disallow: /early\nSitemap: https://example.com/sitemap.xml\nUser-agent: *\nCrawl-delay: 10\nDisallow: /late\nnonsense line\n");
+    expect(robots.isAllowed("/early")).toBe(true);
+    expect(robots.isAllowed("/late")).toBe(false);
+    expect(robots.rules).toHaveLength(1);
+  });
+
+  it("allows everything when no group applies, or the file is empty", () => {
+    expect(parseRobotsTxt("User-agent: foobot\nDisallow: /\n").isAllowed("/x")).toBe(true);
+    expect(parseRobotsTxt("").isAllowed("/x")).toBe(true);
+    expect(parseRobotsTxt("\uFEFF").rules).toStrictEqual([]);
+  });
+});
+
+describe("parseRobotsTxt as a fetch guard", () => {
+  const robots = parseRobotsTxt("User-agent: *\nDisallow: /api/\nDisallow: /export\nAllow: /api/docs\n");
+
+  it("reads the path and query of an absolute URL, and a bare path from the root", () => {
+    expect(robots.isAllowed("https://example.com/api/recompute?all=1")).toBe(false);
+    expect(robots.isAllowed("https://example.com/api/docs")).toBe(true);
+    expect(robots.isAllowed("http://www.example.com/export.csv")).toBe(false);
+    expect(robots.isAllowed("export")).toBe(false);
+    expect(robots.isAllowed("/live?export")).toBe(true);
+  });
+
+  it("names the deciding rule", () => {
+    expect(robots.match("/api/x")).toStrictEqual({ allow: false, pattern: "/api/", line: 2 });
+    expect(robots.match("/live")).toBeNull();
+  });
+
+  it("throws McpSearchError for misuse, naming it", () => {
+    expect(() => parseRobotsTxt(undefined as unknown as string)).toThrow(new McpSearchError("parseRobotsTxt: the text must be a string (got undefined)."));
+    expect(() => parseRobotsTxt("", { userAgent: "Mozilla/5.0 (X11)" })).toThrow(/userAgent must be a product token.*"Mozilla\/5\.0 \(X11\)"/);
+    expect(() => parseRobotsTxt("", { maxBytes: 0 })).toThrow(new McpSearchError("parseRobotsTxt: maxBytes must be a positive integer (got 0)."));
+    expect(() => robots.isAllowed(42 as unknown as string)).toThrow(McpSearchError);
+  });
+});
+
+describe("parseRobotsTxt under hostile input", () => {
+  it("reads only the first 500 KiB of a huge file, to the last whole line, and says so", () => {
+    const line = "Disallow: /private/\n";
+    const huge = `User-agent: *\n${line.repeat(Math.ceil((50 * 1024 * 1024) / line.length))}Disallow: /\n`;
+    const robots = parseRobotsTxt(huge);
+    expect(robots.truncated).toBe(true);
+    expect(robots.isAllowed("/public")).toBe(true); // the last line, past the limit, was not read
+    expect(robots.isAllowed("/private/x")).toBe(false);
+    expect(robots.rules.length).toBe(Math.floor((500 * 1024 - "User-agent: *\n".length) / line.length));
+    expect(parseRobotsTxt(huge, { maxBytes: 100 }).rules).toHaveLength(4);
+  });
+
+  it("counts bytes, not characters: a multi-byte file is cut by its UTF-8 size", () => {
+    const line = "Disallow: /ação/\n"; // 19 bytes, 17 characters
+    const robots = parseRobotsTxt(`User-agent: *\n${line.repeat(100)}`, { maxBytes: 14 + 19 * 10 });
+    expect(robots.truncated).toBe(true);
+    expect(robots.rules).toHaveLength(10);
+  });
+
+  it("takes a 400 KB line, with or without wildcards, in linear time", () => {
+    const long = `User-agent: *\nDisallow: /${"a".repeat(400_000)}\nDisallow: /${"*a".repeat(200_000)}b$\n`;
+    const robots = parseRobotsTxt(long, { maxBytes: 1_000_000 });
+    expect(robots.rules).toHaveLength(2);
+    expect(parseRobotsTxt(long).rules).toHaveLength(1); // past 500 KiB, the second line is left out
+    expect(robots.isAllowed(`/${"a".repeat(10_000)}`)).toBe(true);
+    expect(robots.isAllowed(`/${"a".repeat(200_000)}b`)).toBe(false);
+  });
+
+  it("keeps a wildcard rule's check linear in the path: no backtracking on a * per character", () => {
+    const robots = parseRobotsTxt(`User-agent: *\nDisallow: /${"*a".repeat(2_000)}*b$\n`);
+    expect(robots.isAllowed(`/${"a".repeat(100_000)}`)).toBe(true);
+    expect(robots.isAllowed(`/${"a".repeat(100_000)}b`)).toBe(false);
+  });
+
+  it("reads 10,000 groups, and merges the ones that name the crawler", () => {
+    const groups = Array.from({ length: 10_000 }, (_, i) => `User-agent: bot${i}\nDisallow: /only-${i}/\n`).join("");
+    const text = `${groups}User-agent: bot7\nDisallow: /also/\n`;
+    const robots = parseRobotsTxt(text, { userAgent: "bot7" });
+    expect(robots.rules.map((rule) => rule.pattern)).toStrictEqual(["/only-7/", "/also/"]);
+    expect(parseRobotsTxt(text).rules).toStrictEqual([]);
+  });
+
+  it("reads a file of only comments, blank lines and garbage as no rules", () => {
+    const junk = "# \u0000\u0001\n:\n::::\n\r\r\n\uD800 Disallow /\nUser-agent\nDisallow /x\n".repeat(1_000);
+    expect(parseRobotsTxt(junk).rules).toStrictEqual([]);
+  });
+});
