@@ -140,10 +140,16 @@ function readTable(entries: unknown, texts: VocabularyTexts): Table {
     const list: unknown = entry?.source;
     if (!Array.isArray(list) || list.length === 0) throw new McpSearchError(texts.noSource(index, asked));
     const known = sources.get(asked) ?? [];
+    // A Set beside the list: a table may give one word tens of thousands of sources, and a list
+    // search per source made reading it quadratic.
+    const seen = new Set(known);
     list.forEach((source: unknown, at) => {
       const normalised = typeof source === "string" ? normalizeVocabularyText(source) : "";
       if (normalised === "") throw new McpSearchError(texts.emptySource(index, asked, at));
-      if (normalised !== asked && !known.includes(normalised)) known.push(normalised);
+      if (normalised !== asked && !seen.has(normalised)) {
+        seen.add(normalised);
+        known.push(normalised);
+      }
     });
     sources.set(asked, known);
     if (!askedOriginal.has(asked)) askedOriginal.set(asked, (askedRaw as string).trim());
@@ -153,13 +159,26 @@ function readTable(entries: unknown, texts: VocabularyTexts): Table {
     const words = asked.split(" ");
     const first = words[0];
     if (words.length < 2 || first === undefined) continue;
-    phrasesByFirstWord.set(first, [...(phrasesByFirstWord.get(first) ?? []), words]);
+    const sharing = phrasesByFirstWord.get(first);
+    if (sharing === undefined) phrasesByFirstWord.set(first, [words]);
+    else sharing.push(words); // in place: copying the list per phrase was quadratic
   }
   return {
     sources,
     asked: [...askedOriginal].map(([key, asked]) => ({ asked, sources: sources.get(key) ?? [] })),
     phrasesByFirstWord,
   };
+}
+
+/**
+ * The distinct values of a list, in first-seen order, in linear time (a term may have tens of
+ * thousands of sources: `indexOf` per item was quadratic).
+ *
+ * @example
+ * unique(["a", "b", "a"]); // => ["a", "b"]
+ */
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
 }
 
 /** A term found in the query, with where it starts, to keep the query's order. */
@@ -250,8 +269,7 @@ export function createVocabulary(options: VocabularyOptions): Vocabulary {
     let single = left.words.filter((word) => !stopwords.has(word.text));
     if (single.length === 0 && left.phrases.length === 0 && tablePhrases.length === 0) single = left.words;
     const phrases = [...tablePhrases, ...left.phrases].sort((a, b) => a.start - b.start);
-    const terms = [...phrases, ...single].map((found) => found.text);
-    return terms.filter((term, index) => terms.indexOf(term) === index);
+    return unique([...phrases, ...single].map((found) => found.text));
   }
 
   function expand(term: string): ExpandedTerm {
@@ -259,10 +277,9 @@ export function createVocabulary(options: VocabularyOptions): Vocabulary {
     const one = singular(term);
     const own = table.sources.get(term);
     const ofSingular = table.sources.get(one);
-    const patterns = [term, ...(own ?? []), one, ...(ofSingular ?? [])];
     return {
       term,
-      patterns: patterns.filter((pattern, index) => patterns.indexOf(pattern) === index),
+      patterns: unique([term, ...(own ?? []), one, ...(ofSingular ?? [])]),
       translated: own !== undefined || ofSingular !== undefined,
     };
   }
@@ -285,8 +302,8 @@ export function createVocabulary(options: VocabularyOptions): Vocabulary {
     vocabularyNotes: (expanded) =>
       expanded.flatMap((entry) => {
         if (!entry.translated) return [];
-        const added = [...(table.sources.get(entry.term) ?? []), ...(table.sources.get(singular(entry.term)) ?? [])];
-        const spellings = added.filter((word, index) => word !== entry.term && added.indexOf(word) === index);
+        const added = unique([...(table.sources.get(entry.term) ?? []), ...(table.sources.get(singular(entry.term)) ?? [])]);
+        const spellings = added.filter((word) => word !== entry.term);
         return spellings.length === 0 ? [] : [texts.note(entry.term, spellings.join(", "), sourceName)];
       }),
     askedWordsFor: (name) => {

@@ -1,0 +1,79 @@
+/**
+ * Inputs that were quadratic through list searches (`includes`, `indexOf`, a list copied per
+ * item), not through a regular expression: a sitemap index of many `<sitemap>` entries, a
+ * vocabulary word with many sources, many phrases sharing a first word, and a query full of
+ * distinct dates. Each case runs in a worker against the BUILT package and is timed on its own.
+ * Measured on two cores before the fix: 2.3 to 31 s for each case at these sizes (6.2 s for
+ * 60,000 sitemaps, 13 s for a word of 60,000 sources, 31 s for 60,000 phrases, 13 s for 60,000
+ * dates), and 0.1 to 3 s after. The bound per case sits between the two. In the extra tier: the
+ * dates alone take about 3 s when linear (chrono's own parse), over `npm test`'s budget.
+ * The pattern cases are test/regex-safety.test.ts.
+ */
+import { Worker } from "node:worker_threads";
+import { describe, expect, it } from "vitest";
+
+/** A case that takes longer than this alone is not linear (see the measures above). */
+const CASE_BOUND_MS = 8_000;
+
+const WORKER = `
+const { parentPort } = require("node:worker_threads");
+Promise.all(["index", "site/sitemap", "site/dates"].map((entry) => import(new URL("../../dist/" + entry + ".js", ${JSON.stringify(import.meta.url)}).href))).then((entries) => {
+  const lib = Object.assign({}, ...entries);
+  const N = 60000;
+  const out = {};
+  const timed = (name, run) => {
+    const started = performance.now();
+    const value = run();
+    out[name] = { value, ms: Math.round(performance.now() - started) };
+  };
+  const index = "<sitemapindex>" + Array.from({ length: 2 * N }, (_, i) => "<sitemap><loc>https://e.com/s" + i + ".xml</loc></sitemap>").join("") + "</sitemapindex>";
+  timed("sitemapIndex", () => lib.parseSitemap(index).sitemaps.length);
+  timed("manySources", () => {
+    const vocab = lib.createVocabulary({ locale: "en", sourceName: "x", entries: [{ asked: "income", source: Array.from({ length: N }, (_, i) => "source" + i) }] });
+    const expanded = vocab.expandQuery("income");
+    return [expanded[0].patterns.length, vocab.vocabularyNotes(expanded).length];
+  });
+  timed("sharedFirstWord", () => {
+    const vocab = lib.createVocabulary({ locale: "en", sourceName: "x", entries: Array.from({ length: N }, (_, i) => ({ asked: "blood w" + i, source: ["x"] })) });
+    return vocab.queryTerms("blood w7 pressure");
+  });
+  const days = [];
+  for (let year = 1901; year <= 2100; year += 1) for (let month = 1; month <= 12; month += 1) for (let day = 1; day <= 28; day += 1) days.push(String(day).padStart(2, "0") + "/" + String(month).padStart(2, "0") + "/" + year);
+  timed("distinctDates", () => lib.findDates(days.join(" ")).dates.length);
+  parentPort.postMessage(out);
+}, (error) => parentPort.postMessage({ error: String(error) }));
+`;
+
+function runWorker(): Promise<Record<string, { value: unknown; ms: number }>> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER, { eval: true });
+    // Four cases, each bounded: past this, one of them is quadratic and still running.
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      reject(new Error("the list cases are still running: a quadratic one?"));
+    }, 4 * CASE_BOUND_MS);
+    worker.once("message", (message: Record<string, { value: unknown; ms: number }>) => {
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(message);
+    });
+    worker.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+describe("pathological lists", () => {
+  it("reads a 120,000-entry sitemap index, a word of 60,000 sources, 60,000 phrases sharing a first word and 67,200 distinct dates in linear time", async () => {
+    const out = await runWorker();
+    expect(out["error"]).toBeUndefined();
+    expect(Object.fromEntries(Object.entries(out).map(([name, { value }]) => [name, value]))).toStrictEqual({
+      sitemapIndex: 120_000,
+      manySources: [60_001, 1],
+      sharedFirstWord: ["blood w7", "pressure"],
+      distinctDates: 67_200, // every day 1 to 28 of every month, 1901 to 2100 (the default year window)
+    });
+    for (const [name, { ms }] of Object.entries(out)) expect(ms, name).toBeLessThan(CASE_BOUND_MS);
+  }, 6 * CASE_BOUND_MS);
+});
