@@ -58,7 +58,29 @@ export interface OutcomeContext {
   readonly outputs: Readonly<Record<DeepResearchToolName, z.ZodObject>>;
 }
 
-/** The unknown-id result: `notFound`'s message when it gives one, else the locale's. */
+/**
+ * The longest error text a client receives, in UTF-16 code units: 4 KiB. A longer message of a
+ * thrown error, of `onError` or of `notFound` is cut there and ends in "…". A model acts on the
+ * first sentence; a 100-million-character message once made the reply fail to serialise, and
+ * over stdio the client got no answer at all.
+ */
+export const MAX_ERROR_CHARS = 4096;
+
+/**
+ * `text` cut to {@link MAX_ERROR_CHARS}, ending in "…" when cut, never inside a surrogate pair.
+ *
+ * @example
+ * capErrorText("x".repeat(5000)).length; // => 4096, the last character "…"
+ */
+export function capErrorText(text: string): string {
+  if (text.length <= MAX_ERROR_CHARS) return text;
+  let end = MAX_ERROR_CHARS - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1; // keep a surrogate pair whole
+  return `${text.slice(0, end)}…`;
+}
+
+/** The unknown-id result: `notFound`'s message when it gives one, else the locale's; capped. */
 export function notFound(context: OutcomeContext, raw: string): Settled {
   let message: unknown;
   try {
@@ -66,7 +88,7 @@ export function notFound(context: OutcomeContext, raw: string): Settled {
   } catch {
     // fall back to the locale's message
   }
-  const text = typeof message === "string" ? message : context.texts.tools.notFound(raw);
+  const text = capErrorText(typeof message === "string" ? message : context.texts.tools.notFound(raw));
   return { result: withClasse(deepResearchError(text), NOT_FOUND_CLASS), classe: NOT_FOUND_CLASS };
 }
 
@@ -197,9 +219,9 @@ function droppedKey(value: unknown, parsed: unknown, path: readonly PropertyKey[
   return null;
 }
 
-/** A reply outside the contract: names the tool, the field and its position. */
+/** A reply outside the contract: names the tool, the field and its position; capped (a getter's message may be huge). */
 export function badReply(context: OutcomeContext, tool: DeepResearchToolName, problem: ReplyProblem): Settled {
-  const result = deepResearchError(context.texts.tools.badReply(tool, problem));
+  const result = deepResearchError(capErrorText(context.texts.tools.badReply(tool, problem)));
   return { result: withClasse(result, BAD_REPLY_CLASS), classe: BAD_REPLY_CLASS };
 }
 
@@ -209,7 +231,10 @@ export function timedOut(context: OutcomeContext, tool: DeepResearchToolName): S
   return { result: withClasse(result, TIMEOUT_CLASS), classe: TIMEOUT_CLASS };
 }
 
-/** A thrown or rejected callback as an error result: message, never a stack; class by type first. */
+/**
+ * A thrown or rejected callback as an error result: message, never a stack, capped at
+ * {@link MAX_ERROR_CHARS}; class by type first.
+ */
 export function failure(context: OutcomeContext, tool: DeepResearchToolName, error: unknown): Settled {
   let text: string;
   try {
@@ -228,12 +253,14 @@ function errorMessage(context: OutcomeContext, tool: DeepResearchToolName, error
   if (onError !== undefined) {
     try {
       const message: unknown = onError(error, tool);
-      if (typeof message === "string") return message;
+      if (typeof message === "string") return capErrorText(message);
     } catch {
       // fall back to the locale's message
     }
   }
-  return context.texts.tools.error(tool, readMessage(error) ?? context.texts.tools.unreadableMessage);
+  // The thrown message is cut before it is put in a sentence, so a huge one is never copied whole.
+  const thrown = readMessage(error);
+  return capErrorText(context.texts.tools.error(tool, thrown === undefined ? context.texts.tools.unreadableMessage : capErrorText(thrown)));
 }
 
 function withClasse(result: DeepResearchErrorResult, classe: string): DeepResearchErrorResult {
