@@ -1,3 +1,5 @@
+import { readFile, readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { defineConfig } from "tsup";
 
 // The library: the main entry (contract, ranking, vocabulary, envelope, factory), the `./site`
@@ -25,4 +27,21 @@ export default defineConfig({
   target: "node20",
   platform: "neutral",
   splitting: true,
+  onSuccess: dropBareChunkImports,
 });
+
+/**
+ * esbuild's splitting adds `import "./chunk-….js";` to an ESM file for every chunk its chunks
+ * import, so that a browser may fetch them in parallel. Each such chunk is also imported by name
+ * where it is used, and none has side effects, so the line does nothing, but a bundler (esbuild,
+ * and wrangler through it) warns about each one in a package marked `"sideEffects": false`.
+ */
+async function dropBareChunkImports(): Promise<void> {
+  const files = await readdir("dist", { recursive: true, encoding: "utf8" });
+  for (const file of files.filter((name) => name.endsWith(".js"))) {
+    const path = join("dist", file);
+    const code = await readFile(path, "utf8");
+    const kept = code.replace(/^import "(?:\.\.?\/)+chunk-[\w-]+\.js";\n/gm, "");
+    if (kept !== code) await writeFile(path, kept);
+  }
+}
