@@ -129,10 +129,8 @@ interface Dialect {
   placeholder(n: number): string;
   /** True when `text` (a column) contains `needle` (text). */
   contains(text: string, needle: string): string;
-  /** The query's tokens as one bound value. */
-  tokenValue(tokens: readonly string[]): string;
-  /** A FROM item whose rows are the tokens, in one column `token`, from the value of {@link tokenValue}. */
-  tokens(placeholder: string): string;
+  /** A placeholder read as text. */
+  text(placeholder: string): string;
   /** The candidates' condition on the row `c`, given the placeholder of the search expression. */
   candidates(search: string): string;
   /** The search expression bound to {@link candidates}: every token, a prefix from 3 characters. */
@@ -144,16 +142,15 @@ interface Dialect {
 }
 
 /**
- * The statement both dialects share. `rank_query` holds one row a query token with its two
- * needles: " token " (an exact hit) and " token" (a word-start hit; the exact needle again for a
- * token of 2 characters, which has no word-start hit). Each candidate's token score is summed
- * over those rows by a correlated subquery, in half points; the phrase is added to the rows that
- * cover a token; then the order and the limit. The SQL text depends only on the identifiers and
- * on whether the query is long enough for the phrase, so a driver can cache the prepared statement.
+ * The statement both dialects share. `rank_query` is one row that holds each query token's two
+ * needles, one bound value each: " token " (an exact hit) and " token" (a word-start hit; the
+ * exact needle again for a token of 2 characters, which has none), and the phrase. Each candidate
+ * gets one column a token, its field hits in half points; the rows that cover a token are summed
+ * (+20 a covered token, +10 for the phrase), ordered and cut; only then are the kept rows read in
+ * full, by the order column, which is unique.
  */
 function renderStatement(query: ReadQuery, table: string, order: string, dialect: Dialect): RankedQuery {
   const selected = query.columns.map((column) => `c.${column}`).join(", ");
-  const names = query.columns.join(", ");
   if (query.tokens.length === 0 || query.limit === 0) {
     return { sql: `SELECT ${selected}, 0 AS score FROM ${table} AS c WHERE ${dialect.never}`, params: [] };
   }
@@ -162,26 +159,34 @@ function renderStatement(query: ReadQuery, table: string, order: string, dialect
     params.push(value);
     return dialect.placeholder(params.length);
   };
-  const fields = FIELDS.map(
-    ([column, half]) =>
-      // A word-start hit first: most fields have neither, and then one search suffices.
-      `CASE WHEN NOT ${dialect.contains(`c.${column}`, "q.prefix")} THEN 0 WHEN ${dialect.contains(`c.${column}`, "q.exact")} THEN ${half} ELSE ${half / 2} END`,
+  const needles = query.tokens.flatMap((token, i) => [
+    `${dialect.text(bind(` ${token} `))} AS rank_e${i}`,
+    `${dialect.text(bind(token.length >= 3 ? ` ${token}` : ` ${token} `))} AS rank_p${i}`,
+  ]);
+  if (query.phrase !== undefined) needles.push(`${dialect.text(bind(query.phrase))} AS rank_phrase`);
+  const hits = query.tokens.map((_, i) =>
+    FIELDS.map(
+      ([column, half]) =>
+        // A word-start hit first: most fields have neither, and then one search suffices.
+        `CASE WHEN ${dialect.contains(`c.${column}`, `q.rank_p${i}`)} THEN CASE WHEN ${dialect.contains(`c.${column}`, `q.rank_e${i}`)} THEN ${half} ELSE ${half / 2} END ELSE 0 END`,
+    ).join("\n      + ") + ` AS rank_t${i}`,
   );
+  if (query.phrase !== undefined) hits.push(`CASE WHEN ${dialect.contains("c.title_phrase", "q.rank_phrase")} THEN ${PHRASE} ELSE 0 END AS rank_bonus`);
+  const tokens = query.tokens.map((_, i) => `rank_t${i}`);
+  const covered = tokens.map((name) => `CASE WHEN ${name} > 0 THEN ${name} + ${COVERED} ELSE 0 END`).join(" + ");
   const lines = [
-    `WITH rank_query AS MATERIALIZED (`,
-    `  SELECT ' ' || token || ' ' AS exact, ' ' || token || CASE WHEN length(token) >= 3 THEN '' ELSE ' ' END AS prefix`,
-    `  FROM ${dialect.tokens(bind(dialect.tokenValue(query.tokens)))}`,
-    `), rank_candidates AS MATERIALIZED (`,
-    `  SELECT ${selected}, c.${order} AS rank_order, c.title_phrase AS rank_phrase,`,
-    `    (SELECT sum(CASE WHEN rank_token > 0 THEN rank_token + ${COVERED} ELSE 0 END) FROM (`,
-    `      SELECT ${fields.join("\n        + ")} AS rank_token`,
-    `      FROM rank_query AS q) AS rank_tokens) AS rank_tokens`,
-    `  FROM ${table} AS c WHERE ${dialect.candidates(bind(dialect.search(query.tokens)))}`,
-    `), rank_scored AS (`,
-    `  SELECT ${names}, rank_order, rank_tokens${query.phrase === undefined ? "" : ` + CASE WHEN ${dialect.contains("rank_phrase", bind(query.phrase))} THEN ${PHRASE} ELSE 0 END`} AS rank_half`,
-    `  FROM rank_candidates WHERE rank_tokens > 0`,
+    `WITH rank_query AS MATERIALIZED (SELECT ${needles.join(", ")}),`,
+    `rank_candidates AS MATERIALIZED (`,
+    `  SELECT c.${order} AS rank_order,`,
+    `    ${hits.join(",\n    ")}`,
+    `  FROM rank_query AS q CROSS JOIN ${table} AS c WHERE ${dialect.candidates(bind(dialect.search(query.tokens)))}`,
+    `),`,
+    `rank_top AS MATERIALIZED (`,
+    `  SELECT rank_order, ${covered}${query.phrase === undefined ? "" : " + rank_bonus"} AS rank_half`,
+    `  FROM rank_candidates WHERE ${tokens.join(" + ")} > 0 ORDER BY rank_half DESC, rank_order ASC LIMIT ${bind(query.limit)}`,
     `)`,
-    `SELECT ${names}, ${dialect.points("rank_half")} AS score FROM rank_scored ORDER BY rank_half DESC, rank_order ASC LIMIT ${bind(query.limit)}`,
+    `SELECT ${selected}, ${dialect.points("t.rank_half")} AS score FROM rank_top AS t JOIN ${table} AS c ON c.${order} = t.rank_order`,
+    `ORDER BY t.rank_half DESC, t.rank_order ASC`,
   ];
   return { sql: lines.join("\n"), params };
 }
@@ -219,9 +224,7 @@ export function buildSqliteRankedQuery(query: string, options: RankedQueryOption
   return renderStatement(read, options.table, options.order, {
     placeholder: () => "?",
     contains: (text, needle) => `instr(${text}, ${needle}) > 0`,
-    // SQLite has no split function; JSON1 (built in since 3.38, and in D1) reads a JSON array.
-    tokenValue: (tokens) => JSON.stringify(tokens),
-    tokens: (list) => `(SELECT value AS token FROM json_each(${list})) AS rank_token_list`,
+    text: (placeholder) => placeholder,
     // The FTS5 table indexes the entries' table by rowid (external content, docs/sql.md).
     candidates: (search) => `c.rowid IN (SELECT rowid FROM ${fts} WHERE ${ftsName} MATCH ${search})`,
     search: (tokens) =>
@@ -254,8 +257,7 @@ export function buildPostgresRankedQuery(query: string, options: RankedQueryOpti
   return renderStatement(read, options.table, options.order, {
     placeholder: (n) => `$${n}`,
     contains: (text, needle) => `strpos(${text}, ${needle}) > 0`,
-    tokenValue: (tokens) => tokens.join(" "),
-    tokens: (list) => `unnest(string_to_array(${list}::text, ' ')) AS rank_token_list(token)`,
+    text: (placeholder) => `${placeholder}::text`,
     candidates: (search) => `c.lexeme_vector @@ ${search}::tsquery`,
     search: (tokens) =>
       tokens
