@@ -1,18 +1,14 @@
 /**
  * buildPostgresClause on a real PostgreSQL: PGlite (Postgres 17 compiled to WASM), one instance
- * for the whole file, with pg_trgm loaded as the docs advise. A new cluster's initdb takes most
- * of its start (about 6 s of CPU), so the cluster initdb made is kept under node_modules/.cache,
- * one per PGlite version, and later runs start from a copy of it (about 1 s).
+ * for the whole file, with pg_trgm loaded as the docs advise, started from the cached cluster of
+ * test/_pglite.ts (about 1 s instead of 6).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCorpus, buildQueries } from "../../bench/_corpora.js";
 import { McpSearchError, buildPostgresClause, createVocabulary, type ExpandedTerm } from "../../src/index.js";
+import { startPostgres } from "../_pglite.js";
 import { TABLE_CASE, tableAndQuery, tableVocabulary } from "../_word-start-arbitraries.js";
 
 const vocab = createVocabulary({
@@ -29,26 +25,6 @@ const vocab = createVocabulary({
 /** About 10k real catalogue names: IBGE municipalities, CNAE subclasses, CBO occupations. */
 const NAMES = buildCorpus("pt", 10_000).map((entry) => entry.title);
 const NORMALISED = NAMES.map(vocab.normalize);
-
-const PGLITE_VERSION = (JSON.parse(readFileSync(new URL("../../node_modules/@electric-sql/pglite/package.json", import.meta.url), "utf8")) as { version: string }).version;
-const CLUSTER = fileURLToPath(new URL(`../../node_modules/.cache/pglite/cluster-${PGLITE_VERSION}.tar`, import.meta.url));
-
-/** A PGlite on a fresh copy of the cached new cluster, or on a new one (then cached). */
-async function startPostgres(): Promise<PGlite> {
-  if (existsSync(CLUSTER)) {
-    try {
-      return await PGlite.create({ extensions: { pg_trgm }, loadDataDir: new Blob([readFileSync(CLUSTER)]) });
-    } catch {
-      rmSync(CLUSTER, { force: true }); // unreadable: made again below
-    }
-  }
-  const fresh = await PGlite.create({ extensions: { pg_trgm } });
-  const cluster = await fresh.dumpDataDir("none");
-  mkdirSync(dirname(CLUSTER), { recursive: true });
-  writeFileSync(`${CLUSTER}.${process.pid}`, new Uint8Array(await cluster.arrayBuffer()));
-  renameSync(`${CLUSTER}.${process.pid}`, CLUSTER);
-  return fresh;
-}
 
 let db: PGlite;
 beforeAll(async () => {
