@@ -493,6 +493,11 @@ class Bm25Core implements RankingCore {
     if (this.textLength[slot]! > this.parameters.passage) this.overPassage -= 1;
   }
 
+  /** The whole view's slice first, then the lead's, then the passages': each job in turn. */
+  stepCompaction(): boolean {
+    return this.whole.postings.stepCompaction() && this.lead.postings.stepCompaction() && this.passages.postings.stepCompaction();
+  }
+
   remap(remap: Int32Array, live: number): void {
     const { whole } = this;
     for (let slot = 0; slot < remap.length; slot++) {

@@ -132,6 +132,22 @@ export interface SearchIndex {
    */
   compact(): void;
   /**
+   * Does one bounded slice of a compaction: merges about a 128th of the postings (at least
+   * 64 KiB of them, half a millisecond or so), then returns: true when the index is compact,
+   * false when more slices are needed. Searches and updates may run between slices and see the
+   * same results as ever. A server calls it in short turns after a large indexing, so that no
+   * request waits behind a whole compaction; updates take such slices on their own too.
+   *
+   * @example
+   * const index = createIndex([]);
+   * for (const entry of entries) index.add(entry);
+   * const slice = () => {
+   *   if (!index.compactStep()) setImmediate(slice); // requests run between slices
+   * };
+   * slice();
+   */
+  compactStep(): boolean;
+  /**
    * True when an entry has this id.
    *
    * @example
@@ -256,6 +272,10 @@ class RuleCore implements RankingCore {
 
   unindex(slot: number): void {
     this.normalizedTitles[slot] = "";
+  }
+
+  stepCompaction(): boolean {
+    return this.postings.stepCompaction();
   }
 
   remap(remap: Int32Array, live: number): void {
@@ -414,6 +434,7 @@ function indexOver(collection: Collection, ranking: IndexRanking): SearchIndex {
     replace: (entry) => collection.replace(entry),
     has: (id) => collection.has(id),
     compact: () => collection.compact(),
+    compactStep: () => collection.compactStep(),
     snapshot: () => writeSnapshot(collection, ranking, collection.settings()),
   };
 }

@@ -61,6 +61,11 @@ export interface RankingCore {
   unindex(slot: number): void;
   /** Moves per-slot data after a compaction (`remap[old]` is the new slot or -1). */
   remap(remap: Int32Array, live: number): void;
+  /**
+   * One slice of a compaction of every postings the core keeps (see
+   * `SegmentedPostings.stepCompaction`); true when all of them are ready to commit.
+   */
+  stepCompaction(): boolean;
   /** Scores the live slots: the `limit` best, best first, ties by `order` (lower first). */
   search(query: string, limit: number, order: Float64Array, size: number): number[];
   /** What its scores depend on besides the entries (parameters, word lists), as one string. */
@@ -237,15 +242,35 @@ export class Collection {
     this.resolver = undefined;
   }
 
+  /**
+   * After an update: one slice of the compaction under way, or of a new one when the delta and
+   * the dead postings have grown as large as the base. A job takes at most 128 slices per
+   * postings, so it ends long before the delta doubles again, and no update pays for a whole one.
+   */
   private settle(): void {
-    if (this.core.postings.wantsCompaction()) this.compact();
+    const { postings } = this.core;
+    if (postings.compacting || postings.wantsCompaction()) this.compactStep();
   }
 
-  /** Merges the delta and drops dead postings (see `SearchIndex.compact`); nothing to do when compact. */
+  /** One slice of compaction (see `SearchIndex.compactStep`); true when the index is compact. */
+  compactStep(): boolean {
+    const { postings } = this.core;
+    if (!postings.compacting && postings.isCompact()) return true;
+    if (!this.core.stepCompaction()) return false;
+    this.commit();
+    return !postings.compacting && postings.isCompact();
+  }
+
+  /** Merges the delta and drops dead postings at once (see `SearchIndex.compact`); nothing to do when compact. */
   compact(): void {
-    if (this.core.postings.isCompact()) return;
+    // A commit of a sliced compaction can leave the slots removed meanwhile dead: one more pass.
+    while (this.core.postings.compacting || !this.core.postings.isCompact()) this.commit();
+  }
+
+  /** Commits the compaction of every postings (running what is left of it) and moves the per-slot data. */
+  private commit(): void {
     const remap = this.core.postings.compact();
-    const live = this.core.postings.slots;
+    const { slots: live, alive } = this.core.postings;
     for (let slot = 0; slot < remap.length; slot++) {
       const to = remap[slot] as number;
       if (to < 0 || to === slot) continue;
@@ -255,7 +280,8 @@ export class Collection {
       this.order[to] = this.order[slot] as number;
     }
     this.ids.length = this.titles.length = this.urls.length = live;
-    for (let slot = 0; slot < live; slot++) this.slotOf.set(this.ids[slot] as string, slot);
+    // A slot removed during a sliced compaction keeps a number, dead: its id may be live elsewhere.
+    for (let slot = 0; slot < live; slot++) if (alive[slot] === 1) this.slotOf.set(this.ids[slot] as string, slot);
     this.core.remap(remap, live);
   }
 }

@@ -25,6 +25,16 @@
  * renumbering slots in their old order. It runs when the delta and the dead postings together
  * reach the size of the base (or 64k postings), so each posting is rewritten a bounded number of
  * times: an update costs its own tokens, amortised.
+ *
+ * A compaction can also run in slices ({@link SegmentedPostings.stepCompaction}), so that no
+ * single call holds the thread for long (STYLE.md §11: background work in slices). A job records
+ * the slot count and the live slots when it starts, then merges term after term within a budget
+ * of bytes per call, while searches read the old segments and updates go on: a slot opened after
+ * the start is left in the delta, and a slot removed after the start is merged, then marked dead.
+ * Its commit moves what was written since the start to a fresh delta, byte for byte: slots opened
+ * since are renumbered by one shift, and a posting's gap is relative, so only the base of each
+ * run moves. The delta's sorted dictionary is kept up to date in chunks as terms arrive, so a
+ * search or a job never sorts more than a chunk of new terms at once.
  */
 import type { ByteReader, ByteWriter } from "./bytes.js";
 
@@ -60,6 +70,24 @@ const FIRST_BLOCK = 8;
 const LARGEST_BLOCK = 4096;
 /** The header code that says the values follow (see the module comment). */
 const EXPLICIT = 15;
+/**
+ * New delta terms are sorted into the delta's dictionary once this many wait, or an eighth of
+ * the dictionary when that is more: each merge costs the dictionary's size, so the total stays
+ * linear in it times eight, and no sort takes more than a chunk (about 3 ms for 4,096 terms).
+ */
+const PENDING_CHUNK = 4096;
+/** The least a step of compaction merges by default (bytes of postings): about half a millisecond. */
+let minStepBytes = 1 << 16;
+
+/**
+ * Sets the least bytes a step of compaction merges and returns the previous value: tests lower it
+ * so that a small index takes many steps, one term each. @internal
+ */
+export function setMinStepBytes(bytes: number): number {
+  const previous = minStepBytes;
+  minStepBytes = bytes;
+  return previous;
+}
 
 /** Grows a typed array to hold `needed` values, doubling, at least `least`; the rankings' per-slot arrays use it too. */
 export function grown<T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array>(array: T, needed: number, least = 16): T {
@@ -245,6 +273,37 @@ export interface TermRange {
   deltaTo: number;
 }
 
+/** A compaction under way (see the module comment): what it started from, and how far it got. */
+interface CompactionJob {
+  /** The slot count at the start; slots from here on stay in the delta. */
+  readonly slots: number;
+  /** Per slot below `slots`: its number after the commit, or -1 when it was dead at the start. */
+  readonly remap: Int32Array;
+  /** How many slots were live at the start: the first number a later slot shifts to. */
+  readonly live: number;
+  /** The segments being merged, as they were at the start (the commit replaces them). */
+  readonly baseTerms: readonly string[];
+  readonly baseStart: Int32Array;
+  readonly baseBytes: Uint8Array;
+  readonly deltaSorted: readonly number[];
+  readonly deltaSortedTerms: readonly string[];
+  /** Per delta term that existed at the start: its last block, that block's end, its last slot. */
+  readonly startTail: Int32Array;
+  readonly startEnd: Int32Array;
+  readonly startLast: Int32Array;
+  /** The next base term and the next delta term to merge. */
+  nextBase: number;
+  nextDelta: number;
+  /** The merged base so far. */
+  readonly terms: string[];
+  readonly start: number[];
+  bytes: Uint8Array;
+  length: number;
+  postings: number;
+  /** The new number of the last slot merged into the current term's run, -1 before any. */
+  previous: number;
+}
+
 /** Postings of entries kept in numbered slots; see the module comment. */
 export class SegmentedPostings {
   // Base segment: CSR. Postings of baseTerms[t] are the bytes [baseStart[t], baseStart[t + 1]).
@@ -296,8 +355,13 @@ export class SegmentedPostings {
   private fillTerms: number[] = [];
   private fillValues: Uint16Array = new Uint16Array(0);
   private fillRow: Int32Array = new Int32Array(0);
+  /** The compaction under way, if any. */
+  private job: CompactionJob | undefined;
+  private readonly reader: PostingReader;
 
-  constructor(readonly width: number) {}
+  constructor(readonly width: number) {
+    this.reader = new PostingReader(width);
+  }
 
   /** A new slot, alive, after every slot handed out so far. */
   open(): number {
@@ -329,15 +393,8 @@ export class SegmentedPostings {
     if (slot !== this.filling) throw new Error(`postings: slot ${slot} is not the one being filled`);
     let id = this.deltaIds.get(term);
     if (id === undefined) {
-      id = this.deltaTerms.length;
-      this.deltaIds.set(term, id);
-      this.deltaTerms.push(term);
-      this.deltaHead = grownDelta(this.deltaHead, id + 1, 1024);
-      this.deltaTail = grownDelta(this.deltaTail, id + 1, 1024);
-      this.deltaLast = grownDelta(this.deltaLast, id + 1, 1024);
-      this.deltaHead[id] = this.deltaTail[id] = this.deltaLast[id] = -1;
-      this.pending.push(id);
-      this.fillRow = grown(this.fillRow, id + 1);
+      id = this.newDeltaTerm(term);
+      if (this.pending.length >= Math.max(PENDING_CHUNK, this.deltaSorted.length >> 3)) this.mergePending();
     }
     const row = this.fillRow[id] as number;
     if (row > 0) return row - 1;
@@ -348,6 +405,20 @@ export class SegmentedPostings {
     this.deltaLength += 1;
     this.postingsOf[slot]! += 1;
     return fresh;
+  }
+
+  /** Gives `term` a delta id with an empty run, waiting in `pending` for the sorted dictionary. */
+  private newDeltaTerm(term: string): number {
+    const id = this.deltaTerms.length;
+    this.deltaIds.set(term, id);
+    this.deltaTerms.push(term);
+    this.deltaHead = grownDelta(this.deltaHead, id + 1, 1024);
+    this.deltaTail = grownDelta(this.deltaTail, id + 1, 1024);
+    this.deltaLast = grownDelta(this.deltaLast, id + 1, 1024);
+    this.deltaHead[id] = this.deltaTail[id] = this.deltaLast[id] = -1;
+    this.pending.push(id);
+    this.fillRow = grown(this.fillRow, id + 1);
+    return id;
   }
 
   /** Writes the postings of the slot being filled to their terms' runs. */
@@ -380,7 +451,11 @@ export class SegmentedPostings {
    */
   private openBlock(id: number, tail: number, length: number): number {
     const doubled = tail < 0 ? FIRST_BLOCK : Math.min(LARGEST_BLOCK, 2 * (this.blockLimit[tail]! - this.blockFrom[tail]!));
-    const size = Math.max(doubled, length);
+    return this.allocateBlock(id, tail, Math.max(doubled, length), this.deltaLast[id]!);
+  }
+
+  /** Cuts a block of `size` bytes from the pool and chains it to term `id` after `tail`; its first posting counts from `slot`. */
+  private allocateBlock(id: number, tail: number, size: number, slot: number): number {
     const block = this.blocks++;
     this.blockFrom = grownDelta(this.blockFrom, this.blocks, 1024);
     this.blockEnd = grownDelta(this.blockEnd, this.blocks, 1024);
@@ -391,7 +466,7 @@ export class SegmentedPostings {
     this.blockFrom[block] = this.blockEnd[block] = this.poolUsed;
     this.blockLimit[block] = this.poolUsed += size;
     this.blockNext[block] = -1;
-    this.blockSlot[block] = this.deltaLast[id]!;
+    this.blockSlot[block] = slot;
     if (tail < 0) this.deltaHead[id] = block;
     else this.blockNext[tail] = block;
     this.deltaTail[id] = block;
@@ -408,6 +483,7 @@ export class SegmentedPostings {
 
   /** True when the delta and the dead postings are worth a compaction. */
   wantsCompaction(): boolean {
+    if (this.job !== undefined) return false;
     const changed = this.deltaLength + this.dead;
     return changed >= minCompaction && changed >= this.basePostings;
   }
@@ -415,6 +491,11 @@ export class SegmentedPostings {
   /** Writes the slot being filled and merges the pending delta terms into the delta's sorted dictionary; call before {@link range}. */
   prepare(): void {
     this.flush();
+    this.mergePending();
+  }
+
+  /** Sorts the pending delta terms and merges them into the delta's sorted dictionary. */
+  private mergePending(): void {
     if (this.pending.length === 0) return;
     const fresh = this.pending.sort((a, b) => compareCodeUnits(this.deltaTerms[a] as string, this.deltaTerms[b] as string));
     this.pending = [];
@@ -448,75 +529,187 @@ export class SegmentedPostings {
     return into;
   }
 
+  /** True while a compaction started by {@link stepCompaction} waits for its next step or its commit. */
+  get compacting(): boolean {
+    return this.job !== undefined;
+  }
+
   /**
-   * Merges the delta into the base and drops dead postings. Returns, for each old slot, its new
-   * number or -1 when it was dead; live slots keep their relative order.
+   * Merges the delta into the base and drops dead postings, at once: finishes the compaction
+   * under way, or runs a whole one. Returns, for each old slot, its new number or -1 when it was
+   * dead; live slots keep their relative order. A slot removed while a sliced compaction was
+   * under way keeps a number, dead, until the next compaction.
    */
   compact(): Int32Array {
-    const { width, alive } = this;
-    const remap = new Int32Array(this.slots);
-    let live = 0;
-    for (let slot = 0; slot < this.slots; slot++) remap[slot] = alive[slot] === 1 ? live++ : -1;
+    if (this.job === undefined && this.isCompact()) return Int32Array.from({ length: this.slots }, (_, slot) => slot);
+    const job = this.job ?? this.startJob();
+    this.advance(job, Infinity);
+    return this.commit(job);
+  }
+
+  /**
+   * One slice of a compaction: starts one when the postings are not compact, then merges about
+   * `budget` bytes of postings (a whole term at least; by default a 128th of the postings, at
+   * least 64 KiB, so a job ends within 128 steps). Returns true when nothing is left to
+   * merge, so that {@link compact} only commits (a few array copies and what was written since
+   * the start); false when more steps are needed. Searches and updates may run between steps.
+   */
+  stepCompaction(budget = Math.max(minStepBytes, (this.baseBytes.length + this.deltaUsed) >> 7)): boolean {
+    if (this.job === undefined) {
+      if (this.isCompact()) return true;
+      this.job = this.startJob();
+    }
+    return this.advance(this.job, budget);
+  }
+
+  private startJob(): CompactionJob {
     this.prepare();
-    const capacity = this.baseBytes.length + this.deltaUsed;
-    const terms: string[] = [];
-    const start: number[] = [0];
-    let bytes: Uint8Array = new Uint8Array(capacity + MAX_POSTING_BYTES);
-    let length = 0;
-    let postings = 0;
-    const reader = new PostingReader(width);
-    // Slots only grow from base to delta and within a run, and the remap keeps their order, so a
-    // term's merged run is its base run then its delta run, each re-gapped.
-    let previous = -1;
-    const copy = (from: Uint8Array, begin: number, end: number, slot: number) => {
-      reader.reset(from, begin, end, slot);
-      while (reader.next()) {
-        if (alive[reader.slot] === 0) continue;
-        const slot = remap[reader.slot] as number;
-        if (length + MAX_POSTING_BYTES > bytes.length) bytes = grown(bytes, length + MAX_POSTING_BYTES);
-        length = writePosting(bytes, length, slot - previous, reader.values, 0, width);
-        previous = slot;
-        postings++;
-      }
+    const slots = this.slots;
+    const remap = new Int32Array(slots);
+    let live = 0;
+    for (let slot = 0; slot < slots; slot++) remap[slot] = this.alive[slot] === 1 ? live++ : -1;
+    const terms = this.deltaTerms.length;
+    const startTail = this.deltaTail.slice(0, terms);
+    const startEnd = new Int32Array(terms);
+    for (let id = 0; id < terms; id++) startEnd[id] = startTail[id]! < 0 ? 0 : this.blockEnd[startTail[id]!]!;
+    this.job = {
+      slots, remap, live,
+      baseTerms: this.baseTerms, baseStart: this.baseStart, baseBytes: this.baseBytes,
+      deltaSorted: this.deltaSorted, deltaSortedTerms: this.deltaSortedTerms,
+      startTail, startEnd, startLast: this.deltaLast.slice(0, terms),
+      nextBase: 0, nextDelta: 0,
+      terms: [], start: [0], bytes: new Uint8Array(this.baseBytes.length + this.deltaUsed + MAX_POSTING_BYTES), length: 0, postings: 0, previous: -1,
     };
-    const base = this.baseTerms;
-    const delta = this.deltaSortedTerms;
-    let i = 0;
-    let j = 0;
-    while (i < base.length || j < delta.length) {
-      const before = length;
-      previous = -1;
-      let term: string;
+    return this.job;
+  }
+
+  /**
+   * Merges terms into the job's base until `budget` bytes were read; true when every term is
+   * merged. Slots only grow from base to delta and within a run, and the remap keeps their order,
+   * so a term's merged run is its base run then its delta run up to the job's first slot, each
+   * re-gapped.
+   */
+  private advance(job: CompactionJob, budget: number): boolean {
+    const base = job.baseTerms;
+    const delta = job.deltaSortedTerms;
+    let read = 0;
+    while (job.nextBase < base.length || job.nextDelta < delta.length) {
+      if (read >= budget) return false;
+      const i = job.nextBase;
+      const j = job.nextDelta;
       const fromBase = j >= delta.length || (i < base.length && (base[i] as string) <= (delta[j] as string));
       const fromDelta = i >= base.length || (j < delta.length && (delta[j] as string) <= (base[i] as string));
+      const term = fromBase ? (base[i] as string) : (delta[j] as string);
+      const before = job.length;
+      job.previous = -1;
       if (fromBase) {
-        term = base[i] as string;
-        copy(this.baseBytes, this.baseStart[i]!, this.baseStart[i + 1]!, -1);
-        i++;
-      } else term = delta[j] as string;
-      if (fromDelta) {
-        const id = this.deltaSorted[j++]!;
-        for (let block = this.deltaHead[id]!; block >= 0; block = this.blockNext[block]!) {
-          copy(this.deltaPool, this.blockFrom[block]!, this.blockEnd[block]!, this.blockSlot[block]!);
-        }
+        this.copyRun(job, job.baseBytes, job.baseStart[i]!, job.baseStart[i + 1]!, -1);
+        read += job.baseStart[i + 1]! - job.baseStart[i]!;
+        job.nextBase++;
       }
-      if (length === before) continue;
-      terms.push(term);
-      start.push(length);
+      if (fromDelta) {
+        const id = job.deltaSorted[j]!;
+        // A run's postings from the job's first slot on were written after the start: they stay.
+        let block = this.deltaHead[id]!;
+        while (block >= 0 && this.copyRun(job, this.deltaPool, this.blockFrom[block]!, this.blockEnd[block]!, this.blockSlot[block]!)) {
+          read += this.blockEnd[block]! - this.blockFrom[block]!;
+          block = this.blockNext[block]!;
+        }
+        job.nextDelta++;
+      }
+      if (job.length === before) continue;
+      job.terms.push(term);
+      job.start.push(job.length);
     }
-    this.baseTerms = terms;
-    this.baseStart = Int32Array.from(start);
-    // Without dead postings the run fills all but the last few bytes: keep it rather than copy it.
-    this.baseBytes = length + (length >> 3) >= bytes.length ? bytes.subarray(0, length) : bytes.slice(0, length);
-    this.basePostings = postings;
-    const postingsOf = new Int32Array(live);
-    for (let slot = 0; slot < this.slots; slot++) if (remap[slot]! >= 0) postingsOf[remap[slot]!] = this.postingsOf[slot]!;
-    this.postingsOf = postingsOf;
-    this.alive = new Uint8Array(live).fill(1);
-    this.slots = live;
-    this.dead = 0;
-    this.removed = 0;
+    return true;
+  }
+
+  /**
+   * Re-gaps the postings of `from[begin…end)` (the first counting from `slot`) into the job's
+   * base, skipping the slots dead at its start. Returns false when it reached a slot opened
+   * after the job started: the rest of the run is not the job's.
+   */
+  private copyRun(job: CompactionJob, from: Uint8Array, begin: number, end: number, slot: number): boolean {
+    const { width, reader } = this;
+    reader.reset(from, begin, end, slot);
+    while (reader.next()) {
+      if (reader.slot >= job.slots) return false;
+      const to = job.remap[reader.slot]!;
+      if (to < 0) continue;
+      if (job.length + MAX_POSTING_BYTES > job.bytes.length) job.bytes = grown(job.bytes, job.length + MAX_POSTING_BYTES);
+      job.length = writePosting(job.bytes, job.length, to - job.previous, reader.values, 0, width);
+      job.previous = to;
+      job.postings++;
+    }
+    return true;
+  }
+
+  /**
+   * Ends a job whose merge is done: the merged base replaces the base, and what was written since
+   * the start (slots opened since, shifted to follow the live ones) becomes the delta, its bytes
+   * copied as they are. Returns the remap of every slot.
+   */
+  private commit(job: CompactionJob): Int32Array {
+    this.flush();
+    const shift = job.live - job.slots;
+    const slotsNow = this.slots;
+    const slots = job.live + slotsNow - job.slots;
+    const remap = new Int32Array(slotsNow);
+    remap.set(job.remap);
+    for (let slot = job.slots; slot < slotsNow; slot++) remap[slot] = slot + shift;
+    const alive = new Uint8Array(slots);
+    const postingsOf = new Int32Array(slots);
+    let dead = 0;
+    let removed = 0;
+    let carried = 0;
+    for (let slot = 0; slot < slotsNow; slot++) {
+      const to = remap[slot]!;
+      if (to < 0) continue;
+      alive[to] = this.alive[slot]!;
+      postingsOf[to] = this.postingsOf[slot]!;
+      if (alive[to] === 0) {
+        dead += postingsOf[to]!;
+        removed += 1;
+      }
+      if (slot >= job.slots) carried += postingsOf[to]!;
+    }
+    // What was written since the start, per term: the tail of its last block then the blocks after.
+    const old = { terms: this.deltaTerms, head: this.deltaHead, tail: this.deltaTail, last: this.deltaLast, pool: this.deltaPool, from: this.blockFrom, end: this.blockEnd, next: this.blockNext };
     this.clearDelta();
+    let used = 0;
+    for (let id = 0; id < old.terms.length; id++) {
+      const existed = id < job.startTail.length && job.startTail[id]! >= 0;
+      const first = existed ? job.startTail[id]! : old.head[id]!;
+      const skip = existed ? job.startEnd[id]! : -1;
+      if (existed && old.tail[id] === first && old.end[first] === skip) continue;
+      let bytes = 0;
+      for (let block = first; block >= 0; block = old.next[block]!) bytes += old.end[block]! - (block === first && existed ? skip : old.from[block]!);
+      if (bytes === 0) continue;
+      const at = this.newDeltaTerm(old.terms[id] as string);
+      const block = this.allocateBlock(at, -1, bytes, (existed ? job.startLast[id]! : -1) + shift);
+      let write = this.blockFrom[block]!;
+      for (let b = first; b >= 0; b = old.next[b]!) {
+        const begin = b === first && existed ? skip : old.from[b]!;
+        this.deltaPool.set(old.pool.subarray(begin, old.end[b]!), write);
+        write += old.end[b]! - begin;
+      }
+      this.blockEnd[block] = write;
+      this.deltaLast[at] = old.last[id]! + shift;
+      used += bytes;
+    }
+    this.deltaUsed = used;
+    this.deltaLength = carried;
+    this.baseTerms = job.terms;
+    this.baseStart = Int32Array.from(job.start);
+    // Without dead postings the run fills all but the last few bytes: keep it rather than copy it.
+    this.baseBytes = job.length + (job.length >> 3) >= job.bytes.length ? job.bytes.subarray(0, job.length) : job.bytes.slice(0, job.length);
+    this.basePostings = job.postings;
+    this.postingsOf = postingsOf;
+    this.alive = alive;
+    this.slots = slots;
+    this.dead = dead;
+    this.removed = removed;
+    this.job = undefined;
     return remap;
   }
 
@@ -550,11 +743,30 @@ export class SegmentedPostings {
    * segment is written (the collection compacts first, since compaction renumbers slots).
    */
   save(writer: ByteWriter): void {
-    if (!this.isCompact()) throw new Error("postings: only compact postings are saved");
+    if (!this.isCompact() || this.job !== undefined) throw new Error("postings: only compact postings are saved");
+    this.check();
     writer.varint(this.slots);
     writer.strings(this.baseTerms);
     writer.int32Array(this.baseStart);
     writer.byteArray(this.baseBytes);
+  }
+
+  /**
+   * Checks the base segment as {@link load} checks a saved one, and that it holds as many
+   * postings per slot as were written: a snapshot of postings that do not decode is never made.
+   * Throws an `Error` saying what is wrong.
+   */
+  private check(): void {
+    const { baseTerms: terms, baseStart: start, baseBytes: bytes } = this;
+    if (start.length !== terms.length + 1 || start[0] !== 0 || start[terms.length] !== bytes.length) throw new Error("its term table does not tile its postings");
+    const counted = new Int32Array(this.slots);
+    let postings = 0;
+    for (let t = 0; t < terms.length; t++) {
+      if (t > 0 && !((terms[t - 1] as string) < (terms[t] as string))) throw new Error("its terms are not in order");
+      postings += checkRun(bytes, start[t]!, start[t + 1]!, this.width, counted, undefined);
+    }
+    if (postings !== this.basePostings) throw new Error("it holds another number of postings than were written");
+    for (let slot = 0; slot < this.slots; slot++) if (counted[slot] !== this.postingsOf[slot]) throw new Error(`entry slot ${slot} holds another number of postings than were written`);
   }
 
   /**
@@ -589,6 +801,7 @@ export class SegmentedPostings {
     this.removed = 0;
     this.filling = -1;
     this.fillTerms.length = 0;
+    this.job = undefined;
     this.clearDelta();
     return totals;
   }

@@ -49,7 +49,13 @@ export function writeSnapshot(collection: Collection, ranking: string, settings:
   for (const byte of MAGIC) writer.u8(byte);
   writer.u32(SNAPSHOT_VERSION);
   writer.strings([ranking, settings]);
-  collection.save(writer);
+  try {
+    collection.save(writer);
+  } catch (error) {
+    if (error instanceof McpSearchError) throw error;
+    // The postings are checked before they are written (SegmentedPostings.save): a corrupt index is never saved.
+    throw new McpSearchError(`The index cannot be saved: ${error instanceof Error ? error.message : String(error)}; build it again from its entries.`);
+  }
   writer.u32(checksum(writer.result(), writer.length));
   return writer.result().slice();
 }

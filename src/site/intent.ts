@@ -308,6 +308,7 @@ export function createIntentIndex(
     // read fields (dates) that only the entries hold.
     snapshot: () => index.snapshot(),
     compact: () => index.compact(),
+    compactStep: () => index.compactStep(),
     add(entry) {
       index.add(entry);
       current.set(entry.id, entry);

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ByteWriter } from "../../src/ranking/bytes.js";
 import { PostingReader, SegmentedPostings } from "../../src/ranking/postings.js";
 
 /** One posting as a plain value: the slot and its `width` values. */
@@ -72,5 +73,26 @@ describe("SegmentedPostings", () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("SegmentedPostings.save", () => {
+  it("refuses postings that do not decode, or that hold another count than was written", () => {
+    const filled = () => {
+      const postings = new SegmentedPostings(4);
+      for (let slot = 0; slot < 50; slot++) {
+        postings.open();
+        postings.add(`t${slot % 5}`, slot, 3, 1 + (slot % 3));
+      }
+      postings.compact();
+      return postings;
+    };
+    expect(() => filled().save(new ByteWriter())).not.toThrow();
+    const cut = filled();
+    cut.baseBytes[cut.baseBytes.length - 1] = 0x80; // a varint that never ends
+    expect(() => cut.save(new ByteWriter())).toThrow(/cut short/);
+    const moved = filled();
+    moved.baseBytes[0] = 0x10 * 40; // the first posting jumps to slot 39
+    expect(() => moved.save(new ByteWriter())).toThrow(/holds another number of postings|repeats or goes back|past the end/);
   });
 });
