@@ -1,118 +1,90 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BM25_DEFAULTS, LONG_STOPWORDS, bm25Tokens, createBm25Ranking, foldPlural, passageStarts, type Bm25Parameters } from "../../src/ranking/bm25.js";
+import { analyzeQuery, LANGUAGES, type Language } from "../../src/ranking/analysis/analyze.js";
+import { BM25_DEFAULTS, createBm25Ranking, entryTokens, passageStarts, type Bm25Parameters } from "../../src/ranking/bm25.js";
 import { McpSearchError, createIndex, type IndexEntry } from "../../src/index.js";
 import { createIntentIndex } from "../../src/site/index.js";
 
 /**
- * The BM25F formula of src/bm25.ts read literally: every entry, every field, every token, by a
- * plain scan with no postings.
+ * The BM25F formula of src/ranking/bm25.ts read literally: every entry, every field, every token,
+ * by a plain scan with no postings, over the tokens the analysis gives (src/ranking/analysis/).
  */
 function oracleScores(entries: readonly IndexEntry[], query: string, parameters: Bm25Parameters): number[] {
   const { lead, leadWeight, passage, passageWeight } = parameters;
-  const tokensOf = (entry: IndexEntry) => bm25Tokens(entry.text ?? "", parameters);
-  const whole = collectionScores(entries.map((entry) => fieldsOf(entry, tokensOf(entry), parameters)), query, parameters);
-  const leads = collectionScores(entries.map((entry) => fieldsOf(entry, tokensOf(entry).slice(0, lead), parameters)), query, parameters);
+  const analysed = entries.map((entry) => entryTokens(entry, parameters));
+  const held = LANGUAGES.filter((language) => analysed.some((entry) => entry.language === language));
+  const groups = analyzeQuery(query, held.length > 0 ? held : [parameters.analysis.fallback], parameters.analysis);
+  const fieldsWith = (e: number, text: string[]) => [...analysed[e]!.fields.slice(0, 3), text];
+  const wholeFields = entries.map((_, e) => analysed[e]!.fields);
+  // A group reaches longer words only when none of its forms scores anywhere as itself.
+  const exactly = collectionScores(wholeFields, groups.map((forms) => ({ forms, prefixes: false })), parameters, true);
+  const scored = groups.map((forms, g) => ({ forms, prefixes: !exactly.held[g] }));
+  const whole = collectionScores(wholeFields, scored, parameters).scores;
+  const leads = collectionScores(entries.map((_, e) => fieldsWith(e, analysed[e]!.fields[3]!.slice(0, lead))), scored, parameters).scores;
   const owner: number[] = [];
   const windows: string[][][] = [];
-  entries.forEach((entry, e) => {
-    const text = tokensOf(entry);
+  entries.forEach((_, e) => {
+    const text = analysed[e]!.fields[3]!;
     // Literally: a window every W/2 tokens while the previous one has not reached the end.
     const step = Math.max(1, Math.floor(passage / 2));
     for (let from = 0; from === 0 || from - step + passage < text.length; from += step) {
-      windows.push(fieldsOf(entry, text.slice(from, from + passage), parameters));
+      windows.push(fieldsWith(e, text.slice(from, from + passage)));
       owner.push(e);
     }
   });
-  const passages = collectionScores(windows, query, parameters);
+  const passages = collectionScores(windows, scored, parameters).scores;
   return whole.map((score, e) => {
     const best = Math.max(0, ...passages.filter((_, p) => owner[p] === e));
     return score + leadWeight * leads[e]! + passageWeight * best;
   });
 }
 
-function fieldsOf(entry: IndexEntry, text: string[], parameters: Bm25Parameters): string[][] {
-  return [
-    bm25Tokens(entry.id, parameters),
-    bm25Tokens(entry.title, parameters),
-    (entry.keywords ?? []).flatMap((keyword) => bm25Tokens(keyword, parameters)),
-    text,
-  ];
-}
-
-/** BM25F over one collection of units (field token lists). */
-function collectionScores(fieldTokens: readonly string[][][], query: string, parameters: Bm25Parameters): number[] {
-  const entries = fieldTokens;
-  const n = entries.length;
+/** BM25F over one collection of units (field token lists), for query groups; `held[g]`: some unit has tf~ > 0 for a form of group g. */
+function collectionScores(fieldTokens: readonly string[][][], groups: readonly { forms: readonly string[]; prefixes: boolean }[], parameters: Bm25Parameters, exactOnly = false): { scores: number[]; held: boolean[] } {
+  const n = fieldTokens.length;
   const average = [0, 1, 2, 3].map((f) => fieldTokens.reduce((sum, fields) => sum + fields[f]!.length, 0) / n);
-  const scores = entries.map(() => 0);
-  /** Adds one query term's share: `count(tokens)` is its tf in a field, λ its weight. */
-  const addTerm = (count: (tokens: readonly string[]) => number, weight: number) => {
-    const tfs = fieldTokens.map((fields) =>
+  const scores = fieldTokens.map(() => 0);
+  const held = groups.map(({ forms, prefixes }) => {
+    const tfsOf = (q: string) => fieldTokens.map((fields) =>
       fields.reduce((sum, tokens, f) => {
         if (tokens.length === 0) return sum;
         const norm = 1 - parameters.b[f]! + (parameters.b[f]! * tokens.length) / average[f]!;
-        return sum + (parameters.weights[f]! * count(tokens)) / norm;
-      }, 0),
-    );
-    const df = tfs.filter((tf) => tf > 0).length;
+        const exact = tokens.filter((t) => t === q).length;
+        const prefix = prefixes && !exactOnly && q.length >= 4 ? tokens.filter((t) => t !== q && t.startsWith(q)).length : 0;
+        return sum + (parameters.weights[f]! * (exact + parameters.prefix * prefix)) / norm;
+      }, 0));
+    const perForm = forms.map(tfsOf);
+    const df = Math.max(...perForm.map((tfs) => tfs.filter((tf) => tf > 0).length));
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    tfs.forEach((tf, d) => (scores[d]! += (weight * idf * tf) / (parameters.k1 + tf)));
-  };
-  const words = bm25Tokens(query, parameters);
-  for (const q of new Set(words)) {
-    addTerm((tokens) => {
-      const exact = tokens.filter((t) => t === q).length;
-      const prefix = q.length >= 3 ? tokens.filter((t) => t !== q && t.startsWith(q)).length : 0;
-      return exact + parameters.prefix * prefix;
-    }, 1);
-  }
-  if (parameters.pairs === 0) return scores;
-  // Each distinct pair of neighbouring query words, counted where the same two words stand side by side.
-  const pairs = new Set(words.slice(1).map((second, i) => `${words[i]} ${second}`));
-  for (const pair of pairs) {
-    const [first, second] = pair.split(" ");
-    addTerm((tokens) => tokens.filter((t, i) => i > 0 && tokens[i - 1] === first && t === second).length, parameters.pairs);
-  }
-  return scores;
+    scores.forEach((_, d) => (scores[d]! += idf * Math.max(...perForm.map((tfs) => tfs[d]! / (parameters.k1 + tfs[d]!)))));
+    return df > 0;
+  });
+  return { scores, held };
 }
 
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 
-const WORDS = ["zip", "zipfile", "file", "files", "filesystem", "read", "reader", "json", "schema", "populacao", "populacoes", "box", "boxes", "the"];
+const WORDS = [
+  "zip", "zipfile", "file", "files", "filesystem", "read", "reader", "json", "schema", "populacao", "populacoes", "box", "boxes", "the",
+  "sour", "source", "el", "la", "los", "ciudad", "ciudades", "luz", "luces", "do", "da", "nao", "mensagem", "mensagens", "ser", "serial",
+  "東京", "地下鉄", "москва", "αθηνα",
+];
 const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).map((words) => words.join(" "));
 const entries = fc.uniqueArray(
   fc.record({ id: fc.string({ minLength: 1, maxLength: 8 }), title: text, keywords: fc.array(text, { maxLength: 2 }), text }),
   { minLength: 1, maxLength: 12, selector: (entry) => entry.id },
 ).map((list) => list.map((entry) => ({ ...entry, url: `https://example.org/${encodeURIComponent(entry.id)}` })));
+const language = fc.constantFrom<Language>(...LANGUAGES);
 const parameters = fc.record({
   k1: fc.constantFrom(0.5, 1.2, 2),
   weights: fc.tuple(fc.constantFrom(0, 0.5), fc.constantFrom(1, 3), fc.constantFrom(0, 1.5), fc.constantFrom(1, 2)),
   b: fc.tuple(fc.constantFrom(0, 0.5), fc.constantFrom(0, 0.5, 1), fc.constantFrom(0.5), fc.constantFrom(0.3, 0.75, 1)),
   prefix: fc.constantFrom(0, 0.3, 1),
-  pairs: fc.constantFrom(0, 0.5, 1),
-  fold: fc.boolean(),
-  stopwords: fc.constantFrom(BM25_DEFAULTS.stopwords, LONG_STOPWORDS),
+  analysis: fc.record({ language: fc.oneof(fc.constant<"auto">("auto"), language), fallback: language, fold: fc.boolean(), segmentation: fc.constantFrom<"bigrams" | "words">("bigrams", "words") }),
   lead: fc.constantFrom(0, 2, 5, 50),
   leadWeight: fc.constantFrom(0, 1),
   passage: fc.constantFrom(1, 3, 4, 200),
   passageWeight: fc.constantFrom(0, 0.5),
-});
-
-describe("foldPlural", () => {
-  it.each([
-    ["files", "file"], ["processes", "process"], ["libraries", "library"], ["boxes", "box"], ["matches", "match"],
-    ["populacoes", "populacao"], ["versoes", "versao"], ["luzes", "luz"], ["tabelas", "tabela"],
-    ["status", "status"], ["class", "class"], ["analysis", "analysis"], ["gas", "gas"], ["ies", "ies"], ["utf8s", "utf8s"],
-  ])("folds %j to %j", (word, expected) => {
-    expect(foldPlural(word)).toBe(expected);
-  });
-
-  it("is idempotent on the singulars it produces", () => {
-    for (const word of ["files", "processes", "libraries", "boxes", "populacoes", "luzes"]) {
-      expect(foldPlural(foldPlural(word))).toBe(foldPlural(word));
-    }
-  });
 });
 
 describe("passageStarts", () => {
@@ -168,16 +140,6 @@ describe("createIndex with ranking bm25", () => {
     expect(index.search("zip files")[0]?.id).toBe("a");
     expect(index.search("zi")).toStrictEqual([]);
     expect(index.search("arch")[0]?.id).toBe("a");
-  });
-
-  it("with word pairs on (off by default), ranks a text where the query words stand together above one where they stand apart", () => {
-    const list = [
-      readme("apart", "Notes", "Records of every kind, kept for each login."),
-      readme("together", "Notes", "Every login records the user, kept for a while."),
-    ];
-    const ranked = (pairs: number) => createBm25Ranking(list, { ...BM25_DEFAULTS, pairs }).search("login records", 10).map((hit) => hit.id);
-    expect(ranked(0.5)).toStrictEqual(["together", "apart"]);
-    expect(ranked(0)).toStrictEqual(["apart", "together"]); // the same words: a tie, kept in collection order
   });
 
   it("keeps the rule as the default, and refuses an unknown ranking", () => {

@@ -49,7 +49,7 @@ describe.each(["rule", "bm25"] as IndexRanking[])("loadIndex (%s)", (ranking) =>
     const list: IndexEntry[] = [{ id: "a", title: "Zip files", url: "https://x.org/a", text: "zip ".repeat(30) }];
     const index = createIndex(list, { ranking });
     expect(index.snapshot()).toStrictEqual(createIndex(list, { ranking }).snapshot());
-    index.add({ id: "b", title: "Zipped", url: "https://x.org/b" });
+    index.add({ id: "b", title: "Zip archive", url: "https://x.org/b" });
     expect(index.search("zip").map((hit) => hit.id)).toStrictEqual(["a", "b"]);
   });
 
@@ -88,7 +88,7 @@ describe("loadIndex", () => {
     ["foreign bytes", new TextEncoder().encode("PK\u0003\u0004 not an index at all"), /not an index snapshot of @sbissoli\/mcp-search/],
     ["a cut-short snapshot", bytes.slice(0, bytes.length - 9), /corrupt: its checksum does not match/],
     ["a flipped byte", forged(bytes, () => undefined).map((byte, i) => (i === 30 ? byte ^ 4 : byte)), /corrupt: its checksum does not match/],
-    ["another format version", forged(bytes, (copy) => void new DataView(copy.buffer).setUint32(8, 999, true)), /format version 999; this version of @sbissoli\/mcp-search reads version 1/],
+    ["another format version", forged(bytes, (copy) => void new DataView(copy.buffer).setUint32(8, 999, true)), /format version 999; this version of @sbissoli\/mcp-search reads version 2/],
     ["a duplicate id", forged(createIndex([{ id: "ab", title: "x", url: "u" }, { id: "ac", title: "x", url: "u" }]).snapshot(), (copy) => {
       const at = Buffer.from(copy).indexOf("abac"); // the ids' blob
       copy[at + 3] = 0x62;

@@ -1,0 +1,126 @@
+/**
+ * The BM25 analysis as chains of small stages (STYLE.md §11): one tokenizer for every script
+ * (./fold.ts, then ./tokenize.ts), then per language a list of token filters: its stopwords
+ * (./stop.ts), then its plural folding (./stem.ts). A language is just a different list.
+ *
+ * A document is analysed in one language: the one given, or the one detected from its words
+ * (./language.ts), or the fallback when detection is unsure. A query is analysed in every
+ * language the collection holds, word by word: a word that is a stopword in any of them is
+ * dropped, and each other word becomes a group of its forms, one per language, repeats merged.
+ * BM25 scores a group by its best form, so a Portuguese query meets a Spanish page through the
+ * Spanish form of its words, and an English query meets English pages through the English form
+ * (the Portuguese one, searched too, only meets what Portuguese folding made of other words).
+ */
+import { foldText } from "./fold.js";
+import { detectLanguage, type Language } from "./language.js";
+import { PLURAL_FOLDING } from "./stem.js";
+import { STOPWORDS } from "./stop.js";
+import { forEachWord, type Segmentation } from "./tokenize.js";
+
+export { detectLanguage, LANGUAGES, type Language } from "./language.js";
+export type { Segmentation } from "./tokenize.js";
+
+/**
+ * Bumped whenever a stage changes what it outputs, so that an index snapshot built by another
+ * analysis is refused and built again rather than mixed (its settings carry this number).
+ */
+export const ANALYSIS_VERSION = 1;
+
+/** How text is analysed for BM25. */
+export interface AnalysisSettings {
+  /** The documents' language, or `"auto"`: detected per document. */
+  readonly language: Language | "auto";
+  /** The language of a document whose detection is unsure. */
+  readonly fallback: Language;
+  /** Fold plurals (./stem.ts); false keeps words as written (folded). */
+  readonly fold: boolean;
+  /** How runs of Han, kana, Thai and Lao are cut (./tokenize.ts). */
+  readonly segmentation: Segmentation;
+}
+
+/** One token filter: the token to keep (maybe rewritten), or `undefined` to drop it. */
+type TokenFilter = (token: string) => string | undefined;
+
+const stopwordsOf = (language: Language): TokenFilter => {
+  const list = STOPWORDS[language];
+  return (token) => (list.has(token) ? undefined : token);
+};
+const pluralsOf = (language: Language): TokenFilter => PLURAL_FOLDING[language];
+
+/** Each language's filters, with and without plural folding. */
+const CHAINS: Readonly<Record<Language, readonly [readonly TokenFilter[], readonly TokenFilter[]]>> = {
+  pt: [[stopwordsOf("pt")], [stopwordsOf("pt"), pluralsOf("pt")]],
+  es: [[stopwordsOf("es")], [stopwordsOf("es"), pluralsOf("es")]],
+  en: [[stopwordsOf("en")], [stopwordsOf("en"), pluralsOf("en")]],
+};
+
+/**
+ * The folded words of `text`, in order, before any language's filters.
+ *
+ * @example
+ * splitWords("Москва — столица России", "bigrams"); // => ["москва", "столица", "россии"]
+ */
+export function splitWords(text: string, segmentation: Segmentation): string[] {
+  const words: string[] = [];
+  forEachWord(foldText(text), segmentation, (word) => words.push(word));
+  return words;
+}
+
+/**
+ * The language a document is analysed in: `settings.language` when given, else the one detected
+ * from `words` (its title's and text's), else `settings.fallback`.
+ *
+ * @example
+ * chooseLanguage(splitWords("O arquivo não foi encontrado em uma pasta do disco", "bigrams"), { language: "auto", fallback: "en", fold: true, segmentation: "bigrams" }); // => "pt"
+ */
+export function chooseLanguage(words: readonly string[], settings: AnalysisSettings): Language {
+  return settings.language !== "auto" ? settings.language : (detectLanguage(words) ?? settings.fallback);
+}
+
+/**
+ * The tokens of `words` in `language`: each passed through the language's filters, in order.
+ *
+ * @example
+ * filterWords(["as", "mensagens", "do", "servidor"], "pt", true); // => ["mensagen", "servidor"]
+ */
+export function filterWords(words: readonly string[], language: Language, fold: boolean): string[] {
+  const filters = CHAINS[language][fold ? 1 : 0];
+  const tokens: string[] = [];
+  next: for (const word of words) {
+    let token: string | undefined = word;
+    for (const filter of filters) {
+      token = filter(token);
+      if (token === undefined) continue next;
+    }
+    tokens.push(token);
+  }
+  return tokens;
+}
+
+/**
+ * The tokens of `text` analysed in `language`.
+ *
+ * @example
+ * analyzeText("Las ciudades y sus luces", "es", { fold: true, segmentation: "bigrams" }); // => ["ciudad", "luz"]
+ */
+export function analyzeText(text: string, language: Language, settings: Pick<AnalysisSettings, "fold" | "segmentation">): string[] {
+  return filterWords(splitWords(text, settings.segmentation), language, settings.fold);
+}
+
+/**
+ * A query's groups for a collection that holds `languages` (in {@link LANGUAGES} order): one
+ * group per distinct word that is a stopword in none of them, holding its distinct forms, one per
+ * language. Identical groups are merged.
+ *
+ * @example
+ * analyzeQuery("as canções", ["pt", "en"], { fold: true, segmentation: "bigrams" }); // => [["cancao", "cancoe"]]
+ */
+export function analyzeQuery(text: string, languages: readonly Language[], settings: Pick<AnalysisSettings, "fold" | "segmentation">): string[][] {
+  const groups = new Map<string, string[]>();
+  for (const word of splitWords(text, settings.segmentation)) {
+    if (languages.some((language) => STOPWORDS[language].has(word))) continue;
+    const forms = [...new Set(languages.map((language) => (settings.fold ? PLURAL_FOLDING[language](word) : word)))];
+    groups.set(forms.join(" "), forms);
+  }
+  return [...groups.values()];
+}

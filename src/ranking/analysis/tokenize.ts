@@ -1,0 +1,70 @@
+/**
+ * The tokenising stage of the BM25 analysis: words of every script. A word is a run of letters
+ * (`\p{L}`), digits (`\p{N}`) and the marks that follow them (`\p{M}`: Devanagari's vowel signs,
+ * Arabic's harakat, Thai's tone marks). Runs of the scripts written without spaces between words
+ * (Han, Hiragana, Katakana, Thai, Lao) are cut again, as `segmentation` says:
+ *
+ * - `"bigrams"` (the default): every two neighbouring characters, as Lucene's CJKAnalyzer
+ *   does ("地下鉄" gives "地下", "下鉄"); a lone character is a word of its own. The same cut on
+ *   both sides, so a query of two characters or more meets every document holding it.
+ * - `"words"`: the dictionary segmentation of ICU through `Intl.Segmenter` ("地下鉄" gives
+ *   "地下鉄").
+ *
+ * docs/performance.md ("Languages") has both measured on Japanese and Chinese.
+ */
+
+/** A word: a letter or digit, then letters, digits and marks. */
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
+/** The scripts written without spaces between words, with their marks. */
+const SPACELESS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\u30fc][\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\u30fc\p{M}]*/gu;
+/** A quick test: any character at or above U+0E00 (Thai and after) may belong to those scripts. */
+const MAYBE_SPACELESS = /[\u0e00-\u0eff\u2e80-\u9fff\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{3ffff}]/u;
+
+/** How runs of Han, kana, Thai and Lao are cut into words. */
+export type Segmentation = "bigrams" | "words";
+
+let segmenter: Intl.Segmenter | undefined;
+
+/** The words of a run of a spaceless script. */
+function segmentRun(run: string, segmentation: Segmentation, visit: (word: string) => void): void {
+  if (segmentation === "words") {
+    segmenter ??= new Intl.Segmenter("ja", { granularity: "word" });
+    for (const part of segmenter.segment(run)) if (part.isWordLike === true) visit(part.segment);
+    return;
+  }
+  const chars = [...run];
+  if (chars.length === 1) {
+    visit(run);
+    return;
+  }
+  for (let i = 1; i < chars.length; i++) visit(chars[i - 1]! + chars[i]!);
+}
+
+/**
+ * Calls `visit` with each word of `text` (already folded, see ./fold.ts), in order: runs of a
+ * space-delimited script of 2 characters or more whole, runs of Han, kana, Thai and Lao cut by
+ * `segmentation`. Single letters of space-delimited scripts ("a", "x") are not words.
+ *
+ * @example
+ * const words: string[] = [];
+ * forEachWord("東京の地下鉄 metro", "bigrams", (word) => words.push(word));
+ * words; // => ["東京", "京の", "の地", "地下", "下鉄", "metro"]
+ */
+export function forEachWord(text: string, segmentation: Segmentation, visit: (word: string) => void): void {
+  if (!MAYBE_SPACELESS.test(text)) {
+    for (const [word] of text.matchAll(WORD)) if (word.length >= 2) visit(word);
+    return;
+  }
+  for (const [word] of text.matchAll(WORD)) {
+    // Beside a run of a spaceless script, a letter or digit of another is a word of its own ("東京2").
+    let from = 0;
+    for (const match of word.matchAll(SPACELESS)) {
+      if (match.index > from) visit(word.slice(from, match.index));
+      segmentRun(match[0], segmentation, visit);
+      from = match.index + match[0].length;
+    }
+    if (from === 0) {
+      if (word.length >= 2) visit(word);
+    } else if (from < word.length) visit(word.slice(from));
+  }
+}

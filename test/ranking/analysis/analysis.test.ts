@@ -1,0 +1,145 @@
+import { existsSync, readFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { analyzeQuery, analyzeText, detectLanguage, splitWords } from "../../../src/ranking/analysis/analyze.js";
+import { foldText } from "../../../src/ranking/analysis/fold.js";
+import { foldPluralEn, foldPluralEs, foldPluralPt, PLURAL_FOLDING } from "../../../src/ranking/analysis/stem.js";
+import { forEachWord } from "../../../src/ranking/analysis/tokenize.js";
+
+const BIGRAMS = { fold: true, segmentation: "bigrams" } as const;
+
+describe("foldText", () => {
+  it.each([
+    ["População", "populacao"], ["ÁRVORE", "arvore"], ["Αθήνα", "αθηνα"], ["ΛΌΓΟΣ", "λογοσ"], ["Ёлка й", "елка и"],
+    ["がっこう", "がっこう"], ["パン", "パン"], ["한국어", "한국어"], ["東京", "東京"], ["हिन्दी", "हिन्दी"],
+  ])("folds %j to %j", (input, expected) => {
+    expect(foldText(input)).toBe(expected);
+  });
+
+  it("never changes kana or Hangul", () => {
+    const kanaOrHangul = fc.string({ unit: fc.oneof(fc.integer({ min: 0x3041, max: 0x30ff }), fc.integer({ min: 0xac00, max: 0xd7a3 })).map((code) => String.fromCodePoint(code)) });
+    fc.assert(fc.property(kanaOrHangul, (text) => foldText(text) === text.normalize("NFC")), { numRuns: 500 });
+  });
+
+  it("is idempotent", () => {
+    fc.assert(fc.property(fc.string({ unit: "grapheme" }), (text) => foldText(foldText(text)) === foldText(text)), { numRuns: 500 });
+  });
+});
+
+describe("forEachWord", () => {
+  const words = (text: string, segmentation: "bigrams" | "words" = "bigrams") => {
+    const found: string[] = [];
+    forEachWord(foldText(text), segmentation, (word) => found.push(word));
+    return found;
+  };
+
+  it.each([
+    ["Москва — столица России", ["москва", "столица", "россии"]],
+    ["東京の地下鉄", ["東京", "京の", "の地", "地下", "下鉄"]],
+    ["水", ["水"]],
+    ["Αθήνα 2024, a b", ["αθηνα", "2024"]],
+    ["ภาษาไทย", ["ภา", "าษ", "ษา", "าไ", "ไท", "ทย"]],
+    ["한국어 문서", ["한국어", "문서"]],
+    ["mcp-search v2", ["mcp", "search", "v2"]],
+  ])("cuts %j into %j", (text, expected) => {
+    expect(words(text)).toStrictEqual(expected);
+  });
+
+  it("cuts Japanese into dictionary words with segmentation words", () => {
+    expect(words("東京の地下鉄", "words")).toStrictEqual(["東京", "の", "地下鉄"]);
+  });
+
+  it("drops no letter or digit of any script, but single letters of scripts written with spaces", () => {
+    const letters = fc.string({ unit: fc.oneof(fc.constantFrom(" ", "-", ".", "a", "z", "é", "7"), fc.integer({ min: 0x20, max: 0x2fff }), fc.integer({ min: 0x3040, max: 0x9fff }), fc.integer({ min: 0xac00, max: 0xd7a3 })).map((c) => (typeof c === "string" ? c : String.fromCodePoint(c))), maxLength: 40 });
+    fc.assert(
+      fc.property(letters, (text) => {
+        const folded = foldText(text);
+        const joined = words(text).join("");
+        for (const [run] of folded.matchAll(/[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu)) {
+          if ([...run].length < 2 && !/[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}]/u.test(run)) continue;
+          for (const char of run) if (/[\p{L}\p{N}]/u.test(char)) expect(joined.includes(char), `${JSON.stringify(char)} of ${JSON.stringify(text)}`).toBe(true);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe("plural folding", () => {
+  it.each([
+    ["mensagens", "mensagem"], ["itens", "item"], ["canais", "canal"], ["seriais", "serial"], ["variaveis", "variavel"],
+    ["papeis", "papel"], ["valores", "valor"], ["paises", "pais"], ["padroes", "padrao"], ["botoes", "botao"],
+    ["regioes", "regiao"], ["paes", "pao"], ["series", "serie"], ["classes", "classe"], ["luzes", "luz"], ["arquivos", "arquivo"],
+    ["meses", "mes"], ["lencois", "lencol"], ["azuis", "azul"],
+  ])("Portuguese: %j meets %j", (plural, singular) => {
+    expect(foldPluralPt(plural)).toBe(foldPluralPt(singular));
+    expect(foldPluralPt(foldPluralPt(plural))).toBe(foldPluralPt(plural));
+  });
+
+  it.each([["status", "status"], ["lapis", "lapis"], ["onibus", "onibus"], ["gas", "gas"], ["v8s", "v8s"]])("Portuguese: leaves %j as %j", (word, expected) => {
+    expect(foldPluralPt(word)).toBe(expected);
+  });
+
+  it.each([
+    ["ciudades", "ciudad"], ["luces", "luz"], ["canales", "canal"], ["valores", "valor"], ["imagenes", "imagen"], ["leyes", "ley"],
+    ["meses", "mes"], ["paises", "pais"], ["clases", "clase"], ["archivos", "archivo"], ["calles", "calle"], ["tokens", "token"],
+  ])("Spanish: %j folds to %j", (plural, singular) => {
+    expect(foldPluralEs(plural)).toBe(singular);
+  });
+
+  it.each([
+    ["files", "file"], ["processes", "process"], ["libraries", "library"], ["boxes", "box"], ["matches", "match"],
+    ["status", "status"], ["class", "class"], ["analysis", "analysis"], ["gas", "gas"], ["utf8s", "utf8s"],
+  ])("English: %j folds to %j", (plural, singular) => {
+    expect(foldPluralEn(plural)).toBe(singular);
+  });
+
+  // Debian's word lists (apt-get install wbrazilian wspanish wamerican), lower-case words only
+  // (capitalised ones are names). A stem that is no prefix of any word of its language is a misfire.
+  // Two readings no suffix rule can tell apart keep a fixed number of misfires, pinned here so that
+  // no new one slips in: Portuguese -oes (nouns in -ão, chosen, and subjunctives of verbs in -oar:
+  // "abalroes") and nouns in -l without a plural in the list; English -ies (nouns in -y, chosen,
+  // and in -ie: "movies").
+  const LISTS = [["pt", "/usr/share/dict/brazilian", 82], ["es", "/usr/share/dict/spanish", 0], ["en", "/usr/share/dict/american-english", 59]] as const;
+  for (const [language, path, allowed] of LISTS) {
+    it.skipIf(!existsSync(path))(`${language}: every stem of a word of ${path} is a prefix of a word of the list (${allowed} known misfires)`, () => {
+      const words = [...new Set(readFileSync(path, "utf8").split("\n").filter((w) => w !== "" && !w.includes("'") && w[0] === w[0]!.toLowerCase()).map(foldText))].sort();
+      const startsSome = (prefix: string) => {
+        let lo = 0, hi = words.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (words[mid]! < prefix) lo = mid + 1;
+          else hi = mid;
+        }
+        return lo < words.length && words[lo]!.startsWith(prefix);
+      };
+      const misfires = words.filter((word) => !startsSome(PLURAL_FOLDING[language](word)));
+      expect(misfires.length, misfires.slice(0, 20).join(" ")).toBeLessThanOrEqual(allowed);
+    });
+  }
+});
+
+describe("detectLanguage", () => {
+  it.each([
+    ["O arquivo não foi encontrado em uma pasta do disco", "pt"],
+    ["El archivo no se encuentra en la carpeta del disco", "es"],
+    ["The file was not found in the folder of this disk", "en"],
+    ["zip file", undefined],
+    ["Москва — столица России", undefined],
+  ])("reads %j as %j", (text, expected) => {
+    expect(detectLanguage(splitWords(text, "bigrams"))).toBe(expected);
+  });
+});
+
+describe("analyzeText and analyzeQuery", () => {
+  it("drops each language's stopwords and folds its plurals", () => {
+    expect(analyzeText("Não foi possível ler as mensagens pelo seu terminal", "pt", BIGRAMS)).toStrictEqual(["possivei", "ler", "mensagem", "terminai"]);
+    expect(analyzeText("Las ciudades y sus luces", "es", BIGRAMS)).toStrictEqual(["ciudad", "luz"]);
+  });
+
+  it("gives each query word its forms in every language held, and drops a stopword of any of them", () => {
+    expect(analyzeQuery("as séries", ["pt", "en"], BIGRAMS)).toStrictEqual([["serie", "sery"]]);
+    expect(analyzeQuery("as séries", ["en"], BIGRAMS)).toStrictEqual([["sery"]]);
+    expect(analyzeQuery("ser ou não ser", ["pt"], BIGRAMS)).toStrictEqual([]);
+  });
+});
