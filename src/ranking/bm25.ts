@@ -3,26 +3,29 @@
  * an entry, computed from counted postings over a sorted term dictionary (./postings.ts), so a
  * word-start prefix is a range and a query touches only the entries that share a term with it.
  *
- * The formula, for a query whose distinct folded tokens are q₁…qₙ (see {@link bm25Tokens}):
+ * Text analysis (./analysis/): each entry is analysed in one language, given or detected from its
+ * words ({@link entryTokens}); the query is analysed in every language the collection holds, as
+ * groups G₁…Gₙ, one per distinct query word, each holding that word's distinct forms q (one per
+ * language, see `analyzeQuery`). The formula:
  *
  * ```text
- * matches(q)     = { q } ∪ { t in the dictionary : t starts with q, t ≠ q }   (prefixes only when |q| ≥ 3)
+ * exact(q)       = some entry of the whole view has tf~(q, d) > 0 counting q itself only
+ * prefixes(G)    = no form of G is exact, and then only for its forms of 4 characters or more
+ * matches(q)     = { q } ∪ { t in the dictionary : t starts with q, t ≠ q }   (when prefixes(G))
  * tf(q, d, f)    = count of q in field f of d + P × Σ count of t in f, t ∈ matches(q) \ { q }
  * norm(d, f)     = 1 − b_f + b_f × len(d, f) / avglen(f)          (len: tokens of f in d)
  * tf~(q, d)      = Σ_f w_f × tf(q, d, f) / norm(d, f)                 (over the fields with len > 0)
  * df(q)          = number of entries with tf~(q, d) > 0
  * idf(q)         = ln(1 + (N − df(q) + 0.5) / (df(q) + 0.5))
- * score(d)       = Σ_q idf(q) × tf~(q, d) / (k1 + tf~(q, d))
- *                + λ × Σ_p idf(p) × tf~(p, d) / (k1 + tf~(p, d))
+ * idf(G)         = idf(q) of the form q ∈ G with the largest df(q)
+ * score(d)       = Σ_G idf(G) × max over q ∈ G of tf~(q, d) / (k1 + tf~(q, d))
  * ```
  *
  * Fields f, with weight w_f and length normalisation b_f: id (weak evidence), title, keywords,
- * text; see {@link BM25_DEFAULTS}. P is the prefix discount. The pairs p are the distinct pairs
- * of neighbouring tokens of the query (stopwords already dropped, repeats kept, so "login
- * records" gives one pair); tf(p, d, f) counts where the same two tokens stand side by side in
- * field f, with no prefix matches, and tf~, df and idf follow from it as for a word; len(d, f)
- * still counts words only. λ weighs this proximity evidence: a document that says "login
- * records" beats one that says "login" and "records" far apart.
+ * text; see {@link BM25_DEFAULTS}. P is the prefix discount. A word that the collection holds
+ * as it is never reaches longer words, so a prefix match cannot lift a document above the exact
+ * word's documents ("sour" does not reach "source" where "sour" is written), and a form under 4
+ * characters reaches nothing but itself.
  *
  * Long documents: the score above is computed in three views of the collection, each with its
  * own N, df and avglen, and summed:
@@ -47,7 +50,7 @@
 import type { SearchResult } from "../contract/schemas.js";
 import type { ByteReader, ByteWriter } from "./bytes.js";
 import { Collection, selectTop, type RankedEntry, type RankingCore } from "./entries.js";
-import { normalizeText } from "./normalize.js";
+import { ANALYSIS_VERSION, analyzeQuery, chooseLanguage, filterWords, LANGUAGES, splitWords, type AnalysisSettings, type Language } from "./analysis/analyze.js";
 import { grown, SegmentedPostings, type TermRange } from "./postings.js";
 
 /** Fields in the counted postings, in the order of the weights: id, title, keywords, text. */
@@ -73,43 +76,15 @@ export interface Bm25Parameters {
   readonly passageWeight: number;
   /** P: what a word-start prefix occurrence counts, against 1 for the whole word. */
   readonly prefix: number;
-  /**
-   * λ: what a pair of query words counts when they stand next to each other in a field, as a term
-   * of its own ({@link pairTerms}); 0 indexes no pairs.
-   */
-  readonly pairs: number;
-  /** Fold English and Portuguese plurals on both sides ({@link foldPlural}). */
-  readonly fold: boolean;
-  /** Words never indexed nor searched (normalised). */
-  readonly stopwords: ReadonlySet<string>;
+  /** The text analysis: language, plural folding, segmentation (./analysis/analyze.ts). */
+  readonly analysis: AnalysisSettings;
 }
-
-/**
- * Function words of Portuguese and English; never tokens. A superset of the rule's list: BM25's
- * idf already discounts them, dropping them keeps their long postings out of every query.
- */
-export const SHORT_STOPWORDS: ReadonlySet<string> = new Set(
-  ("a o as os um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou se " +
-    "the of in and for by to is are was be an on at as or it its this that with from into than").split(" "),
-);
-
-/** A longer list of function words, English then Portuguese. */
-export const LONG_STOPWORDS: ReadonlySet<string> = new Set(
-  ("a about above after again against all am an and any are as at be because been before being below between both but by can could " +
-    "did do does doing during each few for from further had has have having he her here hers herself him himself his how i if in into " +
-    "is it its itself just me more most my myself of off on once only or other our ours out own same she should so some such than that " +
-    "the their theirs them themselves then there these they this those through to too until very was we were what when where which " +
-    "while who whom why will with would you your yours " +
-    "o os as um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou se seu sua seus suas ele ela eles " +
-    "elas este esta isto esse essa isso aquele aquela como mais mas ja foi ser sao era pelo pela pelos pelas entre sobre ate quando " +
-    "muito tambem").split(" "),
-);
 
 /**
  * The parameters `createIndex` uses, chosen on the relevance bench (docs/performance.md,
  * "Relevance"). The keywords weigh less than the text's words because, in prose, they are section
- * headings (the folder server's use): 0.75 scored best there. Word pairs are off: they add about
- * 0.02 MRR@10 on both corpora, but quadruple the build time and the heap of long documents.
+ * headings (the folder server's use): 0.75 scored best there. The analysis detects each entry's
+ * language, English when unsure.
  */
 export const BM25_DEFAULTS: Bm25Parameters = {
   k1: 1.2,
@@ -120,70 +95,34 @@ export const BM25_DEFAULTS: Bm25Parameters = {
   passage: 100,
   passageWeight: 0.75,
   prefix: 0.3,
-  pairs: 0,
-  fold: true,
-  stopwords: SHORT_STOPWORDS,
+  analysis: { language: "auto", fallback: "en", fold: true, segmentation: "bigrams" },
 };
 
-const NON_ALPHANUMERIC = /[^a-z0-9]+/;
+/** The shortest query form that may reach longer words by prefix. */
+const MIN_PREFIX = 4;
 
 /**
- * Folds a normalised English or Portuguese plural to its singular, or returns the word unchanged:
- * it only removes plural endings, so it never cuts a word into a fragment that is not a word
- * form ("processes" → "process", "libraries" → "library", "informacoes" → "informacao",
- * "files" → "file"; "status", "class", "analysis", "gas" unchanged). Words under 4 characters and
- * words with a digit are unchanged.
+ * An entry's language and its fields' tokens (id, title, keywords, text): every field analysed in
+ * the one language chosen from its title's and text's words (`chooseLanguage`).
  *
  * @example
- * foldPlural("populacoes"); // => "populacao"
- * foldPlural("boxes");      // => "box"
+ * entryTokens({ id: "a", title: "Ciudades", url: "https://x.org/a", text: "Las luces de la ciudad y del puerto" }, BM25_DEFAULTS);
+ * // => { language: "es", fields: [[], ["ciudad"], [], ["luz", "ciudad", "puerto"]] }
  */
-export function foldPlural(word: string): string {
-  const n = word.length;
-  if (n < 4 || word.charCodeAt(n - 1) !== 115 /* s */ || /\d/.test(word)) return word;
-  if (word.endsWith("coes") || word.endsWith("soes")) return `${word.slice(0, -3)}ao`;
-  if (n > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  if (word.endsWith("sses") || word.endsWith("xes") || word.endsWith("ches") || word.endsWith("shes") || word.endsWith("zes")) {
-    return word.slice(0, -2);
-  }
-  const before = word.charCodeAt(n - 2);
-  if (before === 115 /* s */ || before === 117 /* u */ || before === 105 /* i */) return word;
-  return word.slice(0, -1);
+export function entryTokens(entry: RankedEntry, parameters: Pick<Bm25Parameters, "analysis"> = BM25_DEFAULTS): { language: Language; fields: string[][] } {
+  const { analysis } = parameters;
+  const { segmentation, fold } = analysis;
+  const title = splitWords(entry.title, segmentation);
+  const text = splitWords(entry.text ?? "", segmentation);
+  const language = chooseLanguage(analysis.language === "auto" ? title.concat(text.slice(0, 400)) : [], analysis);
+  const keywords = (entry.keywords ?? []).flatMap((keyword) => splitWords(keyword, segmentation));
+  const fields = [splitWords(entry.id, segmentation), title, keywords, text].map((words) => filterWords(words, language, fold));
+  return { language, fields };
 }
 
-/**
- * The tokens BM25 indexes and searches, repeats included: normalised, split on `[^a-z0-9]+`,
- * 2 or more characters, not a stopword, plurals folded when `fold` is true.
- *
- * @example
- * bm25Tokens("Reading the ZIP files"); // => ["reading", "zip", "file"]
- */
-export function bm25Tokens(text: string, parameters: Pick<Bm25Parameters, "fold" | "stopwords"> = BM25_DEFAULTS): string[] {
-  const { fold, stopwords } = parameters;
-  const tokens: string[] = [];
-  for (const run of normalizeText(text).split(NON_ALPHANUMERIC)) {
-    if (run.length >= 2 && !stopwords.has(run)) tokens.push(fold ? foldPlural(run) : run);
-  }
-  return tokens;
-}
-
-/**
- * The adjacent pairs of a token list, each as one term: `" first second"`. The leading space keeps
- * a pair out of every word's prefix range, since no word token starts with a space.
- *
- * @example
- * pairTerms(["read", "zip", "file"]); // => [" read zip", " zip file"]
- */
-export function pairTerms(tokens: readonly string[]): string[] {
-  const pairs: string[] = [];
-  for (let i = 1; i < tokens.length; i++) pairs.push(` ${tokens[i - 1]} ${tokens[i]}`);
-  return pairs;
-}
-
-/** One term of a query: a word (prefixes matched when 3 characters or more) or a pair, and its weight. */
-interface QueryTerm {
-  readonly term: string;
-  readonly weight: number;
+/** One word of a query: its forms (one per language, distinct), and whether they reach longer words. */
+interface QueryGroup {
+  readonly forms: readonly string[];
   readonly prefixes: boolean;
 }
 
@@ -219,6 +158,9 @@ class View {
   score: Float64Array = new Float64Array(0);
   listed: Int32Array = new Int32Array(0);
   touched: Int32Array = new Int32Array(0);
+  /** A group's best form score per unit, and the units that have one. */
+  best: Float64Array = new Float64Array(0);
+  bestListed: Int32Array = new Int32Array(0);
   private readonly range: TermRange = { baseFrom: 0, baseTo: 0, deltaFrom: 0, deltaTo: 0 };
 
   constructor(private readonly parameters: Bm25Parameters) {}
@@ -237,7 +179,6 @@ class View {
     this.owner[unit] = owner;
     fields.forEach((tokens, f) => {
       for (const token of tokens) this.postings.add(token, unit, f, 1);
-      if (this.parameters.pairs > 0) for (const pair of pairTerms(tokens)) this.postings.add(pair, unit, f, 1);
       this.lengths[unit * FIELDS + f] = tokens.length;
       this.totals[f]! += tokens.length;
       if (tokens.length > this.longest[f]!) this.longest[f] = tokens.length;
@@ -290,15 +231,13 @@ class View {
     const units = this.postings.slots;
     const lengths = reader.uint32Array();
     if (lengths.length !== units * FIELDS) throw new Error("a view's field lengths do not match its units");
-    // A field's length is its tokens, each counted once in its postings (and, with pairs, once
-    // more per pair): the normalisation tables are as long as the longest field, so a length the
-    // postings do not back is refused here rather than trusted.
-    const pairs = this.parameters.pairs > 0;
+    // A field's length is its tokens, each counted once in its postings: the normalisation tables
+    // are as long as the longest field, so a length the postings do not back is refused here
+    // rather than trusted.
     for (let i = 0; i < lengths.length; i++) {
       const length = lengths[i]!;
       const counted = sums[i]!;
-      const expected = pairs && length > 0 ? 2 * length - 1 : length;
-      if (counted === Infinity ? length > MAX_SATURATED_LENGTH : counted !== expected) throw new Error("a view's field lengths do not match its postings");
+      if (counted === Infinity ? length > MAX_SATURATED_LENGTH : counted !== length) throw new Error("a view's field lengths do not match its postings");
     }
     this.lengths = lengths;
     this.owner = Int32Array.from({ length: units }, (_, unit) => owner(unit));
@@ -331,8 +270,8 @@ class View {
     this.fresh = true;
   }
 
-  /** Scores the units for the query terms into `score`; returns how many it touched. */
-  scoreTokens(terms: readonly QueryTerm[]): number {
+  /** Sizes the scratch arrays and the normalisation tables for a search. */
+  private prepare(): void {
     const units = this.postings.slots;
     if (!this.fresh) this.refresh();
     if (this.tf.length < units) {
@@ -340,34 +279,85 @@ class View {
       this.score = grown(this.score, units);
       this.listed = grown(this.listed, units);
       this.touched = grown(this.touched, units);
+      this.best = grown(this.best, units);
+      this.bestListed = grown(this.bestListed, units);
     }
     this.postings.prepare();
-    const { parameters: { k1, prefix: discount }, postings, lengths, live: size, tf, score, listed, touched } = this;
+  }
+
+  /**
+   * Puts tf~(token, u) in `tf[u]` for every unit u it reaches (prefixes included when asked),
+   * listing them in `listed`; returns how many.
+   */
+  private countTerm(token: string, prefixes: boolean): number {
+    const { parameters: { prefix: discount }, postings, lengths, tf, listed } = this;
     const [c0, c1, c2, c3] = this.coefByLength as [Float64Array, Float64Array, Float64Array, Float64Array];
     const { baseTerms, baseStart, baseBytes, deltaSorted, deltaSortedTerms, deltaHead, deltaPool, blockFrom, blockEnd, blockNext, blockSlot, alive } = postings;
-    let touchedCount = 0;
-    for (const { term: token, weight, prefixes } of terms) {
-      let count = 0;
-      const range = postings.range(token, prefixes, this.range);
-      // A unit sits in one segment, so its terms are visited in dictionary order either way: its
-      // sum is the same, bit for bit, as in a fresh build.
-      for (let term = range.baseFrom; term < range.baseTo; term++) {
-        const factor = baseTerms[term] === token ? 1 : discount;
-        count = addRun(baseBytes, baseStart[term]!, baseStart[term + 1]!, -1, factor, alive, lengths, c0, c1, c2, c3, tf, listed, count);
+    let count = 0;
+    const range = postings.range(token, prefixes, this.range);
+    // A unit sits in one segment, so its terms are visited in dictionary order either way: its
+    // sum is the same, bit for bit, as in a fresh build.
+    for (let term = range.baseFrom; term < range.baseTo; term++) {
+      const factor = baseTerms[term] === token ? 1 : discount;
+      count = addRun(baseBytes, baseStart[term]!, baseStart[term + 1]!, -1, factor, alive, lengths, c0, c1, c2, c3, tf, listed, count);
+    }
+    for (let d = range.deltaFrom; d < range.deltaTo; d++) {
+      const factor = deltaSortedTerms[d] === token ? 1 : discount;
+      for (let block = deltaHead[deltaSorted[d]!]!; block >= 0; block = blockNext[block]!) {
+        count = addRun(deltaPool, blockFrom[block]!, blockEnd[block]!, blockSlot[block]!, factor, alive, lengths, c0, c1, c2, c3, tf, listed, count);
       }
-      for (let d = range.deltaFrom; d < range.deltaTo; d++) {
-        const factor = deltaSortedTerms[d] === token ? 1 : discount;
-        for (let block = deltaHead[deltaSorted[d]!]!; block >= 0; block = blockNext[block]!) {
-          count = addRun(deltaPool, blockFrom[block]!, blockEnd[block]!, blockSlot[block]!, factor, alive, lengths, c0, c1, c2, c3, tf, listed, count);
+    }
+    return count;
+  }
+
+  /** True when some live unit has tf~(token, u) > 0 counting the token itself only. */
+  holds(token: string): boolean {
+    this.prepare();
+    const count = this.countTerm(token, false);
+    for (let i = 0; i < count; i++) this.tf[this.listed[i]!] = 0;
+    return count > 0;
+  }
+
+  /** Scores the units for the query groups into `score`; returns how many it touched. */
+  scoreGroups(groups: readonly QueryGroup[]): number {
+    this.prepare();
+    const { parameters: { k1 }, live: size, tf, score, listed, touched, best, bestListed } = this;
+    let touchedCount = 0;
+    for (const { forms, prefixes } of groups) {
+      if (forms.length === 1) {
+        const count = this.countTerm(forms[0]!, prefixes && forms[0]!.length >= MIN_PREFIX);
+        const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
+        for (let i = 0; i < count; i++) {
+          const u = listed[i]!;
+          const t = tf[u]!;
+          tf[u] = 0;
+          if (score[u] === 0) touched[touchedCount++] = u;
+          score[u]! += (idf * t) / (k1 + t);
+        }
+        continue;
+      }
+      // Several forms: the best form per unit, and the idf of the form most units hold, so a
+      // rare form (what another language's folding made of the word) cannot outweigh the word.
+      let bestCount = 0;
+      let df = 0;
+      for (const token of forms) {
+        const count = this.countTerm(token, prefixes && token.length >= MIN_PREFIX);
+        if (count > df) df = count;
+        for (let i = 0; i < count; i++) {
+          const u = listed[i]!;
+          const t = tf[u]!;
+          tf[u] = 0;
+          const share = t / (k1 + t);
+          if (best[u] === 0) bestListed[bestCount++] = u;
+          if (share > best[u]!) best[u] = share;
         }
       }
-      const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
-      for (let i = 0; i < count; i++) {
-        const u = listed[i]!;
-        const t = tf[u]!;
+      const idf = Math.log(1 + (size - df + 0.5) / (df + 0.5));
+      for (let i = 0; i < bestCount; i++) {
+        const u = bestListed[i]!;
         if (score[u] === 0) touched[touchedCount++] = u;
-        score[u]! += (weight * idf * t) / (k1 + t);
-        tf[u] = 0;
+        score[u]! += idf * best[u]!;
+        best[u] = 0;
       }
     }
     return touchedCount;
@@ -449,6 +439,9 @@ class Bm25Core implements RankingCore {
   /** Live entries whose text is longer than L, and than W. */
   private overLead = 0;
   private overPassage = 0;
+  /** Per entry slot, its language's place in LANGUAGES; and how many live entries each has. */
+  private languageOf: Int32Array = new Int32Array(0);
+  private readonly languageCount = [0, 0, 0];
   private total: Float64Array = new Float64Array(0);
   private best: Float64Array = new Float64Array(0);
   touched: Int32Array = new Int32Array(0);
@@ -463,10 +456,11 @@ class Bm25Core implements RankingCore {
   /** Opens the entry's units in the lead and passage views; the collection opened its whole slot. */
   index(entry: RankedEntry, slot: number): void {
     const { parameters } = this;
-    const id = bm25Tokens(entry.id, parameters);
-    const title = bm25Tokens(entry.title, parameters);
-    const keywords = (entry.keywords ?? []).flatMap((keyword) => bm25Tokens(keyword, parameters));
-    const text = bm25Tokens(entry.text ?? "", parameters);
+    const { language, fields } = entryTokens(entry, parameters);
+    const [id, title, keywords, text] = fields as [string[], string[], string[], string[]];
+    this.languageOf = grown(this.languageOf, slot + 1);
+    this.languageOf[slot] = LANGUAGES.indexOf(language);
+    this.languageCount[this.languageOf[slot]!]! += 1;
     // The collection opened `slot` in the whole view's postings: fill it in place of `add`.
     this.whole.fill(slot, [id, title, keywords, text], slot);
     this.lead.add([id, title, keywords, text.slice(0, parameters.lead)], slot);
@@ -491,6 +485,7 @@ class Bm25Core implements RankingCore {
     for (let u = first; u < first + this.passageCount[slot]!; u++) this.passages.remove(u);
     if (this.textLength[slot]! > this.parameters.lead) this.overLead -= 1;
     if (this.textLength[slot]! > this.parameters.passage) this.overPassage -= 1;
+    this.languageCount[this.languageOf[slot]!]! -= 1;
   }
 
   /** The whole view's slice first, then the lead's, then the passages': each job in turn. */
@@ -516,11 +511,12 @@ class Bm25Core implements RankingCore {
       this.firstPassage[to] = units[this.firstPassage[slot]!]!;
       this.passageCount[to] = this.passageCount[slot]!;
       this.textLength[to] = this.textLength[slot]!;
+      this.languageOf[to] = this.languageOf[slot]!;
     }
   }
 
   settings(): string {
-    return JSON.stringify({ ...this.parameters, stopwords: [...this.parameters.stopwords].sort() });
+    return JSON.stringify({ ...this.parameters, analysisVersion: ANALYSIS_VERSION });
   }
 
   save(writer: ByteWriter): void {
@@ -530,6 +526,7 @@ class Bm25Core implements RankingCore {
     this.passages.save(writer);
     writer.int32Array(this.passageCount, entries);
     writer.int32Array(this.textLength, entries);
+    writer.int32Array(this.languageOf, entries);
   }
 
   /**
@@ -545,6 +542,11 @@ class Bm25Core implements RankingCore {
     this.passages.load(reader, () => -1);
     const passageCount = reader.int32Array();
     const textLength = reader.int32Array();
+    const languageOf = reader.int32Array();
+    if (languageOf.length !== entries || languageOf.some((l) => l < 0 || l >= LANGUAGES.length)) throw new Error("its language table does not fit its entries");
+    this.languageCount.fill(0);
+    for (const l of languageOf) this.languageCount[l]! += 1;
+    this.languageOf = languageOf;
     if (this.whole.postings.slots !== entries || this.lead.postings.slots !== entries) throw new Error("a view has another number of entries");
     if (passageCount.length !== entries || textLength.length !== entries) throw new Error("its passage table has another number of entries");
     const { lead, passage } = this.parameters;
@@ -567,6 +569,20 @@ class Bm25Core implements RankingCore {
     this.textLength = textLength;
   }
 
+  /** The languages of the live entries, in LANGUAGES order; the fallback when there is none. */
+  languages(): Language[] {
+    const held = LANGUAGES.filter((_, l) => this.languageCount[l]! > 0);
+    return held.length > 0 ? held : [this.parameters.analysis.fallback];
+  }
+
+  /** The query's groups (`analyzeQuery` over the held languages), with their prefix decision. */
+  private queryGroups(query: string): QueryGroup[] {
+    return analyzeQuery(query, this.languages(), this.parameters.analysis).map((forms) => ({
+      forms,
+      prefixes: !forms.some((form) => this.whole.holds(form)),
+    }));
+  }
+
   /** Sums the views into `total`, as the fresh build does; returns how many entries scored. */
   scoreAll(query: string): number {
     const { parameters } = this;
@@ -578,11 +594,7 @@ class Bm25Core implements RankingCore {
       this.touched = grown(this.touched, slots);
     }
     const { total, best, touched } = this;
-    const words = bm25Tokens(query, parameters);
-    const terms: QueryTerm[] = [...new Set(words)].map((term) => ({ term, weight: 1, prefixes: term.length >= 3 }));
-    if (parameters.pairs > 0) {
-      for (const term of new Set(pairTerms(words))) terms.push({ term, weight: parameters.pairs, prefixes: false });
-    }
+    const groups = this.queryGroups(query);
     const views: [View, number][] = [[this.whole, 1]];
     if (leadWeight > 0) {
       if (this.overLead === 0) views[0]![1] += leadWeight;
@@ -594,7 +606,7 @@ class Bm25Core implements RankingCore {
     }
     let count = 0;
     for (const [view, weight] of views) {
-      const scored = view.scoreTokens(terms);
+      const scored = view.scoreGroups(groups);
       for (let i = 0; i < scored; i++) {
         const u = view.touched[i]!;
         const e = view.owner[u]!;

@@ -6,7 +6,8 @@
  */
 import type { SearchResult } from "../contract/schemas.js";
 import { McpSearchError } from "../errors.js";
-import { createBm25Core } from "./bm25.js";
+import { LANGUAGES, type Language } from "./analysis/analyze.js";
+import { BM25_DEFAULTS, createBm25Core } from "./bm25.js";
 import type { ByteReader, ByteWriter } from "./bytes.js";
 import { Collection, selectTop, type RankingCore } from "./entries.js";
 import { normalizeText } from "./normalize.js";
@@ -172,7 +173,28 @@ export interface IndexOptions {
    * @default "rule"
    */
   readonly ranking?: IndexRanking;
+  /**
+   * BM25 only: the language of the entries, for stopwords and plural folding. `"auto"` detects
+   * each entry's language from its title and text (Portuguese, Spanish or English), and uses
+   * `fallbackLanguage` when unsure. A query is analysed in every language the index holds, so it
+   * meets entries in each. Words of every script are indexed whatever the language (see
+   * docs/performance.md, "Languages").
+   * @default "auto"
+   */
+  readonly language?: IndexLanguage | "auto";
+  /** BM25 only: the language of an entry whose language `"auto"` cannot tell. @default "en" */
+  readonly fallbackLanguage?: IndexLanguage;
 }
+
+/**
+ * The languages the BM25 analysis has stopwords and plural folding for: Portuguese, Spanish,
+ * English.
+ *
+ * @example
+ * const language: IndexLanguage = "pt";
+ * createIndex(entries, { ranking: "bm25", language });
+ */
+export type IndexLanguage = Language;
 
 /**
  * The scorings `createIndex` offers: `"rule"` for catalogues of short titles, `"bm25"` for prose.
@@ -409,16 +431,38 @@ function markRun(bytes: Uint8Array, from: number, to: number, previous: number, 
  * index.resolve("sidra.ibge.gov.br/tabela/6579/"); // => "sidra:6579"
  */
 export function createIndex(entries: readonly IndexEntry[], indexOptions: IndexOptions = {}): SearchIndex {
-  const { ranking = "rule" } = indexOptions;
+  const { ranking = "rule", language = "auto", fallbackLanguage = "en" } = indexOptions;
   if (ranking !== "rule" && ranking !== "bm25") throw new McpSearchError(`Unknown ranking ${JSON.stringify(ranking)}: use "rule" or "bm25".`);
-  const collection = openCollection(ranking);
+  if (language !== "auto" && !LANGUAGES.includes(language)) {
+    throw new McpSearchError(`Unknown language ${JSON.stringify(language)}: use "auto", ${LANGUAGES.map((l) => `"${l}"`).join(", ")}.`);
+  }
+  if (!LANGUAGES.includes(fallbackLanguage)) {
+    throw new McpSearchError(`Unknown fallbackLanguage ${JSON.stringify(fallbackLanguage)}: use ${LANGUAGES.map((l) => `"${l}"`).join(", ")}.`);
+  }
+  if (ranking === "rule" && (indexOptions.language !== undefined || indexOptions.fallbackLanguage !== undefined)) {
+    throw new McpSearchError(`The options language and fallbackLanguage apply to ranking "bm25" only: the rule ranking reads every language alike.`);
+  }
+  const collection = openCollection(ranking, { language, fallback: fallbackLanguage });
   collection.addAll(entries);
   return indexOver(collection, ranking);
 }
 
-/** A new, empty collection of `ranking`. */
-function openCollection(ranking: IndexRanking): Collection {
-  return new Collection(ranking === "bm25" ? createBm25Core() : new RuleCore());
+/** A new, empty collection of `ranking`, with BM25's languages. */
+function openCollection(ranking: IndexRanking, languages: { language: Language | "auto"; fallback: Language }): Collection {
+  if (ranking === "rule") return new Collection(new RuleCore());
+  return new Collection(createBm25Core({ ...BM25_DEFAULTS, analysis: { ...BM25_DEFAULTS.analysis, ...languages } }));
+}
+
+/** The languages a BM25 snapshot's settings name, or the defaults when they name none that is known. */
+function languagesOf(settings: string): { language: Language | "auto"; fallback: Language } {
+  try {
+    const { language, fallback } = (JSON.parse(settings) as { analysis?: { language?: unknown; fallback?: unknown } }).analysis ?? {};
+    const known = (value: unknown): value is Language => LANGUAGES.includes(value as Language);
+    if ((language === "auto" || known(language)) && known(fallback)) return { language, fallback };
+  } catch {
+    // Not JSON: the settings check refuses it.
+  }
+  return { language: "auto", fallback: "en" };
 }
 
 /** The public face of a collection. */
@@ -454,7 +498,7 @@ function indexOver(collection: Collection, ranking: IndexRanking): SearchIndex {
  * loadIndex(new Uint8Array(8)); // throws McpSearchError: These bytes are not an index snapshot …
  */
 export function loadIndex(snapshot: Uint8Array): SearchIndex {
-  const { collection, ranking } = readSnapshot(snapshot, (name) => (name === "rule" || name === "bm25" ? openCollection(name) : undefined));
+  const { collection, ranking } = readSnapshot(snapshot, (name, settings) => (name === "rule" || name === "bm25" ? openCollection(name, languagesOf(settings)) : undefined));
   return indexOver(collection, ranking as IndexRanking);
 }
 

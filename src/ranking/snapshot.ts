@@ -25,7 +25,7 @@ import { ByteReader, ByteWriter } from "./bytes.js";
 import type { Collection } from "./entries.js";
 
 /** Bumped whenever the layout, the tokenisers or what a view keeps changes. */
-export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_VERSION = 2;
 const MAGIC = [0x4d, 0x43, 0x50, 0x53, 0x49, 0x44, 0x58, 0x00];
 const HEADER_BYTES = MAGIC.length + 4;
 
@@ -61,11 +61,11 @@ export function writeSnapshot(collection: Collection, ranking: string, settings:
 }
 
 /**
- * Reads a snapshot into the empty collection `open(ranking)` gives for its ranking (`undefined`
+ * Reads a snapshot into the empty collection `open(ranking, settings)` gives for its ranking (`undefined`
  * for a ranking this library does not know), after checking it (see the module comment), its
  * settings against that collection's. Throws `McpSearchError` saying what is wrong.
  */
-export function readSnapshot(bytes: unknown, open: (ranking: string) => Collection | undefined): { collection: Collection; ranking: string } {
+export function readSnapshot(bytes: unknown, open: (ranking: string, settings: string) => Collection | undefined): { collection: Collection; ranking: string } {
   if (!(bytes instanceof Uint8Array)) {
     throw new McpSearchError(`loadIndex needs the Uint8Array that index.snapshot() returned, not ${describeReceived(bytes)}.`);
   }
@@ -82,7 +82,7 @@ export function readSnapshot(bytes: unknown, open: (ranking: string) => Collecti
   }
   try {
     const [ranking = "", settings] = reader.strings();
-    const collection = open(ranking);
+    const collection = open(ranking, settings ?? "");
     if (collection === undefined) throw new McpSearchError(`The index snapshot has an unknown ranking ${JSON.stringify(ranking)}.`);
     if (settings !== collection.settings()) {
       throw new McpSearchError(`The index snapshot was ranked with other "${ranking}" settings (made by another version of @sbissoli/mcp-search?): build the index again.`);
