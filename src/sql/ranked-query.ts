@@ -43,7 +43,7 @@ export interface RankedQueryOptions {
   readonly limit?: number;
   /**
    * SQLite only (PostgreSQL reads the table's `lexeme_vector` column): the FTS5 table over the `lexemes` column (see docs/sql.md).
-   * @default `${table}_lexemes`
+   * @default `${table}_lexemes` (in the table's schema when the table is qualified)
    */
   readonly fts?: string;
 }
@@ -216,7 +216,7 @@ function lexemeOf(token: string): { lexeme: string; prefix: boolean } {
  */
 export function buildSqliteRankedQuery(query: string, options: RankedQueryOptions): RankedQuery {
   const read = readQuery("buildSqliteRankedQuery", query, options);
-  const fts = options.fts ?? `${options.table.replace(".", "_")}_lexemes`;
+  const fts = options.fts ?? `${options.table}_lexemes`;
   if (typeof fts !== "string" || !QUALIFIED.test(fts)) {
     throw new McpSearchError(`buildSqliteRankedQuery: the FTS5 table ${JSON.stringify(fts)} is not a plain identifier.`);
   }

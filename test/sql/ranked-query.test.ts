@@ -1,0 +1,306 @@
+/**
+ * The ranked queries against `createIndex`, on real databases: SQLite (better-sqlite3, FTS5) and
+ * PostgreSQL (PGlite, one instance for the file, started from the cache of test/_pglite.ts), with
+ * the schema of docs/sql.md (bench/_ranked-schema.ts). The property compares the order on random
+ * catalogues and queries built to meet ties, accents, the phrase bonus, ids equal to a token,
+ * prefixes and stopwords; fixed cases hold the caps and the updates.
+ */
+import type { PGlite } from "@electric-sql/pglite";
+import Database from "better-sqlite3";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POSTGRES_SCHEMA, SQLITE_SCHEMA, catalogueRow, loadPostgres, loadSqlite } from "../../bench/_ranked-schema.js";
+import {
+  LEXEME_LENGTH,
+  McpSearchError,
+  SQL_RANKING_LIMITS,
+  buildPostgresRankedQuery,
+  buildSqliteRankedQuery,
+  createIndex,
+  createVocabulary,
+  toRankedRow,
+  type IndexEntry,
+  type RankedQueryOptions,
+} from "../../src/index.js";
+import { startPostgres } from "../_pglite.js";
+
+const OPTIONS = { table: "catalogue", order: "position" } as const;
+
+let pg: PGlite;
+beforeAll(async () => {
+  pg = await startPostgres();
+  await pg.exec(POSTGRES_SCHEMA);
+});
+afterAll(async () => {
+  await pg.close();
+});
+
+interface Hit {
+  readonly id: string;
+  readonly score: number;
+}
+
+/** A new in-memory SQLite database holding `entries`. */
+function sqliteOf(entries: readonly IndexEntry[]): Database.Database {
+  const db = new Database(":memory:");
+  db.exec(SQLITE_SCHEMA);
+  loadSqlite(db, entries);
+  return db;
+}
+
+async function reloadPostgres(entries: readonly IndexEntry[]): Promise<void> {
+  await pg.exec("TRUNCATE catalogue");
+  await loadPostgres(pg, entries);
+}
+
+function searchSqlite(db: Database.Database, query: string, options: Partial<RankedQueryOptions> = {}): Hit[] {
+  const { sql, params } = buildSqliteRankedQuery(query, { ...OPTIONS, ...options });
+  return db.prepare(sql).all(...params) as Hit[];
+}
+
+async function searchPostgres(query: string, options: Partial<RankedQueryOptions> = {}): Promise<Hit[]> {
+  const { sql, params } = buildPostgresRankedQuery(query, { ...OPTIONS, ...options });
+  return (await pg.query<Hit>(sql, [...params])).rows;
+}
+
+/** Both dialects' ids and scores, checked equal to each other; the ids are returned. */
+async function bothDialects(db: Database.Database, query: string, limit?: number): Promise<string[]> {
+  const options = limit === undefined ? {} : { limit };
+  const lite = searchSqlite(db, query, options);
+  const postgres = await searchPostgres(query, options);
+  expect(postgres.map(({ id, score }) => ({ id, score }))).toStrictEqual(lite.map(({ id, score }) => ({ id, score })));
+  return lite.map((hit) => hit.id);
+}
+
+// Few words, so that entries tie; accents, prefixes of each other, 2-letter tokens, stopwords,
+// numbers, and words that are ids too.
+const WORDS = [
+  "soja", "sojas", "So", "sol", "Produção", "producao", "produto", "pro", "de", "da", "São", "sao", "Paulo",
+  "1612", "16", "açúcar", "ACUCAR", "cnae", "x", "é", "the", "e10", "milho", "mil",
+];
+const SEPARATORS = [" ", " ", " ", "-", ": ", ", ", "/", "  ", " — ", "("];
+const TEXT = fc
+  .array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...SEPARATORS)), { minLength: 1, maxLength: 5 })
+  .map((parts) => parts.map(([word, separator]) => word + separator).join("").trim());
+const ID = fc.oneof(fc.constantFrom(...WORDS), fc.nat(99).map((n) => `cnae:${n}`), TEXT);
+const ENTRY = fc.record(
+  { id: ID, title: TEXT, keywords: fc.array(TEXT, { maxLength: 2 }), text: TEXT },
+  { requiredKeys: ["id", "title"] },
+);
+/** Entries with unique ids (a repeated id gets its position appended). */
+const CATALOGUE = fc.array(ENTRY, { minLength: 1, maxLength: 25 }).map((drafts) => {
+  const seen = new Set<string>();
+  return drafts.map((draft, i): IndexEntry => {
+    const id = seen.has(draft.id) ? `${draft.id}#${i}` : draft.id;
+    seen.add(id);
+    return { ...draft, id, url: `https://example.org/${i}` };
+  });
+});
+/** A query: words, a piece of a title (the phrase bonus), or either with a NUL in it. */
+const queryOf = (entries: readonly IndexEntry[]) =>
+  fc.oneof(
+    TEXT,
+    fc.tuple(fc.nat(entries.length - 1), fc.nat(20), fc.nat(30)).map(([i, from, length]) => entries[i]!.title.slice(from, from + length)),
+    fc.tuple(TEXT, fc.nat(4)).map(([text, at]) => `${text.slice(0, at)}\0${text.slice(at)}`),
+  );
+const CASE = CATALOGUE.chain((entries) =>
+  fc.record({ entries: fc.constant(entries), queries: fc.array(queryOf(entries), { minLength: 1, maxLength: 4 }), limit: fc.oneof(fc.constant(undefined), fc.integer({ min: 0, max: 30 })) }),
+);
+
+describe("buildSqliteRankedQuery and buildPostgresRankedQuery", () => {
+  it("rank random catalogues exactly as createIndex does, on SQLite and PostgreSQL", async () => {
+    let ties = 0;
+    let phrases = 0;
+    await fc.assert(
+      fc.asyncProperty(CASE, async ({ entries, queries, limit }) => {
+        const db = sqliteOf(entries);
+        await reloadPostgres(entries);
+        const index = createIndex(entries);
+        for (const query of queries) {
+          const expected = index.search(query, limit === undefined ? {} : { limit }).map((hit) => hit.id);
+          const hits = searchSqlite(db, query, limit === undefined ? {} : { limit });
+          if (hits.some((hit, i) => i > 0 && hit.score === hits[i - 1]!.score)) ties += 1;
+          if (hits.some((hit) => hit.score % 1 === 0.5 || hit.score % 5 === 0)) phrases += 1;
+          expect(await bothDialects(db, query, limit)).toStrictEqual(expected);
+        }
+        db.close();
+      }),
+      { numRuns: 60, seed: 35 },
+    );
+    // The generator reaches the cases it is built for.
+    expect(ties).toBeGreaterThan(20);
+    expect(phrases).toBeGreaterThan(0);
+  });
+
+  it("gives the README's worked example, scores included", async () => {
+    const entries: IndexEntry[] = [
+      { id: "sidra:1612", title: "Produção agrícola municipal: lavouras temporárias", url: "https://example.org/1612", keywords: ["soja", "milho"] },
+      { id: "cnae:0115600", title: "Cultivo de soja", url: "https://example.org/0115600" },
+      { id: "soja", title: "Soja em grão: série histórica", url: "https://example.org/soja", text: "Produção anual de soja" },
+      { id: "cnae:1041400", title: "Fabricação de óleos vegetais, exceto óleo de milho", url: "https://example.org/1041400", text: "inclui óleo de soja" },
+      { id: "ibge:pam-soja", title: "Produção de soja por município", url: "https://example.org/pam-soja" },
+    ];
+    const db = sqliteOf(entries);
+    await reloadPostgres(entries);
+    expect(searchSqlite(db, "produção de soja").map(({ id, score }) => [id, score])).toStrictEqual([
+      ["ibge:pam-soja", 41],
+      ["soja", 35],
+      ["sidra:1612", 25],
+      ["cnae:0115600", 13],
+      ["cnae:1041400", 11],
+    ]);
+    expect(await bothDialects(db, "produção de soja")).toStrictEqual(createIndex(entries).search("produção de soja").map((hit) => hit.id));
+    // An id equal to the token counts in full; a prefix of 3 or more counts half; 2 letters never as a prefix.
+    expect(searchSqlite(db, "soj").map(({ id, score }) => [id, score])).toStrictEqual([
+      ["soja", 22], // id 5 + title 1.5 + text 0.5 + 10, and the phrase "soj" is in its title: + 5
+      ["ibge:pam-soja", 21.5],
+      ["cnae:0115600", 16.5],
+      ["sidra:1612", 11], // keywords 1 + 10: "soj" is not in its title
+      ["cnae:1041400", 10.5],
+    ]);
+    expect(searchSqlite(db, "so")).toStrictEqual([]);
+    db.close();
+  });
+
+  it("reach every row at the caps, and refuse one token, one character or one row more", async () => {
+    const words = Array.from({ length: SQL_RANKING_LIMITS.maxTokens + 1 }, (_, i) => `w${i.toString(36)}x${"y".repeat(i % 4)}`);
+    const long = "a".repeat(LEXEME_LENGTH + 45);
+    const entries: IndexEntry[] = [
+      ...words.map((word, i) => ({ id: `e${i}`, title: words.slice(i, i + 3).join(" "), url: `https://x.org/${i}` })),
+      { id: "long", title: `${long} ${long.slice(0, LEXEME_LENGTH + 1)}b`, url: "https://x.org/long" },
+      { id: "soja", title: "soja ".repeat(800), url: "https://x.org/soja" },
+    ];
+    const db = sqliteOf(entries);
+    await reloadPostgres(entries);
+    const index = createIndex(entries);
+    const atCap = words.slice(0, SQL_RANKING_LIMITS.maxTokens).join(" ");
+    expect(await bothDialects(db, atCap, SQL_RANKING_LIMITS.maxLimit)).toStrictEqual(index.search(atCap, { limit: SQL_RANKING_LIMITS.maxLimit }).map((hit) => hit.id));
+    expect(() => buildSqliteRankedQuery(words.join(" "), OPTIONS)).toThrow(new McpSearchError(`buildSqliteRankedQuery: the query has 33 distinct words, over the 32 a ranked query searches at once: shorten it.`));
+    expect(() => buildPostgresRankedQuery(words.join(" "), OPTIONS)).toThrow(McpSearchError);
+    expect(() => buildPostgresRankedQuery("soja", { ...OPTIONS, limit: SQL_RANKING_LIMITS.maxLimit + 1 })).toThrow(/the limit 1001 is over 1000/);
+    // The longest query: 4096 characters once normalised, the whole of it the phrase.
+    const longest = "soja ".repeat(819) + "s";
+    expect(longest.length).toBe(SQL_RANKING_LIMITS.maxQueryLength);
+    expect(await bothDialects(db, longest)).toStrictEqual(index.search(longest).map((hit) => hit.id));
+    expect(() => buildSqliteRankedQuery(`${longest}a`, OPTIONS)).toThrow(/4097 characters long once normalised, over the 4096/);
+    // Tokens longer than the lexemes the candidates' index holds: exact, and as prefixes past the cut.
+    for (const query of [long, long.slice(0, LEXEME_LENGTH + 1), `${long.slice(0, LEXEME_LENGTH + 1)}b`, long.slice(0, LEXEME_LENGTH), `${long}a`]) {
+      expect(await bothDialects(db, query)).toStrictEqual(index.search(query).map((hit) => hit.id));
+    }
+    db.close();
+  });
+
+  it("return no row for a query with no token, a limit of 0 or less, and floor a fractional limit", async () => {
+    const entries: IndexEntry[] = [
+      { id: "a", title: "Soja", url: "https://x.org/a" },
+      { id: "b", title: "Soja", url: "https://x.org/b" },
+    ];
+    const db = sqliteOf(entries);
+    await reloadPostgres(entries);
+    for (const [query, limit, expected] of [
+      ["", undefined, []],
+      ["de da do", undefined, []],
+      ["soja", 0, []],
+      ["soja", -3, []],
+      ["soja", 1.9, ["a"]],
+      ["soja", Infinity, null],
+    ] as const) {
+      if (expected === null) {
+        expect(() => buildSqliteRankedQuery(query, { ...OPTIONS, limit })).toThrow(McpSearchError);
+        continue;
+      }
+      expect(await bothDialects(db, query, limit)).toStrictEqual(expected);
+    }
+    db.close();
+  });
+
+  it("throw McpSearchError naming what is wrong in the options", () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ table: "catalogue; DROP TABLE x", order: "position" }, /the table "catalogue; DROP TABLE x" is not a plain identifier/],
+      [{ table: "catalogue", order: "position desc" }, /the order column "position desc" is not a plain identifier/],
+      [{ table: "catalogue", order: "position", columns: ["id", "title--"] }, /the column "title--" is not a plain identifier/],
+      [{ table: "catalogue", order: "position", columns: ["score"] }, /a column named "score"/],
+      [{ table: "catalogue", order: "position", columns: [] }, /"columns" must list at least one column/],
+      [{ table: "catalogue", order: "position", limit: "10" }, /the limit must be a number/],
+      [{ table: "catalogue", order: "position", fts: "x y" }, /the FTS5 table "x y"/],
+      [undefined, /options \{ table, order \} are required/],
+    ];
+    for (const [options, message] of cases) {
+      expect(() => buildSqliteRankedQuery("soja", options as RankedQueryOptions)).toThrow(message);
+    }
+    expect(() => buildPostgresRankedQuery(42 as unknown as string, OPTIONS)).toThrow(/the query must be a string, not number/);
+    expect(() => toRankedRow({ id: "", title: "x", url: "u" })).toThrow(/has an empty "id"/);
+  });
+
+  it("select the named columns, from a schema-qualified table, with the order column's ties", async () => {
+    const entries: IndexEntry[] = [
+      { id: "b", title: "Soja", url: "https://x.org/b" },
+      { id: "a", title: "Soja", url: "https://x.org/a" },
+    ];
+    const db = sqliteOf(entries);
+    const { sql, params } = buildSqliteRankedQuery("soja", { table: "main.catalogue", order: "position", columns: ["url"] });
+    expect(db.prepare(sql).all(...params)).toStrictEqual([
+      { url: "https://x.org/b", score: 18 }, // title 3 + 10, the phrase + 5
+      { url: "https://x.org/a", score: 18 },
+    ]);
+    db.close();
+  });
+});
+
+describe("toRankedRow", () => {
+  it("stores each field's tokens between spaces, the normalised title and the lexemes", () => {
+    expect(toRankedRow({ id: "6579", title: "População: 6579 — POPULAÇÃO", url: "u", keywords: ["Censo", "censo 2022"], text: "a de" })).toStrictEqual({
+      id_tokens: " 6579 ",
+      title_tokens: " populacao 6579 ",
+      keyword_tokens: " censo 2022 ",
+      text_tokens: "",
+      title_phrase: "populacao: 6579 — populacao",
+      lexemes: "6579 populacao censo 2022",
+    });
+    expect(toRankedRow({ id: "n", title: "a\0b", url: "u" }).title_phrase).toBe("a\u0301b");
+  });
+
+  it("joins a vocabulary's asked words to the keywords, as the in-memory recipe does", async () => {
+    const ibge = createVocabulary({ sourceName: "o IBGE", entries: [{ asked: "renda", source: ["rendimento"] }] });
+    const entries: IndexEntry[] = [
+      { id: "t1", title: "Taxa de desocupação", url: "https://x.org/1" },
+      { id: "t2", title: "Rendimento médio mensal", url: "https://x.org/2" },
+      { id: "t3", title: "Renda e pobreza", url: "https://x.org/3" },
+    ];
+    const db = new Database(":memory:");
+    db.exec(SQLITE_SCHEMA);
+    loadSqlite(db, entries, { vocabulary: ibge });
+    await pg.exec("TRUNCATE catalogue");
+    await loadPostgres(pg, entries, { vocabulary: ibge });
+    const inMemory = createIndex(entries.map((entry) => ({ ...entry, keywords: ibge.askedWordsFor(entry.title) })));
+    expect(await bothDialects(db, "renda mensal")).toStrictEqual(inMemory.search("renda mensal").map((hit) => hit.id));
+    expect(await bothDialects(db, "renda mensal")).toStrictEqual(["t2", "t3"]);
+    db.close();
+  });
+});
+
+describe("updates", () => {
+  it("rank as createIndex after rows are replaced in place and deleted (triggers in SQLite, a generated column in PostgreSQL)", async () => {
+    const entries: IndexEntry[] = ["Cultivo de soja", "Cultivo de milho", "Soja em grão", "Produção de soja"].map((title, i) => ({ id: `e${i}`, title, url: `https://x.org/${i}` }));
+    const db = sqliteOf(entries);
+    await reloadPostgres(entries);
+    const index = createIndex(entries);
+    const replacement: IndexEntry = { id: "e1", title: "Cultivo de soja e milho", url: "https://x.org/1" };
+    index.replace(replacement);
+    index.remove("e2");
+    const row = catalogueRow(replacement, 1);
+    const set = "title = @title, id_tokens = @id_tokens, title_tokens = @title_tokens, keyword_tokens = @keyword_tokens, text_tokens = @text_tokens, title_phrase = @title_phrase, lexemes = @lexemes";
+    db.prepare(`UPDATE catalogue SET ${set} WHERE id = @id`).run(row);
+    db.prepare("DELETE FROM catalogue WHERE id = ?").run("e2");
+    await pg.query(
+      "UPDATE catalogue SET title = $2, id_tokens = $3, title_tokens = $4, keyword_tokens = $5, text_tokens = $6, title_phrase = $7, lexemes = $8 WHERE id = $1",
+      [row.id, row.title, row.id_tokens, row.title_tokens, row.keyword_tokens, row.text_tokens, row.title_phrase, row.lexemes],
+    );
+    await pg.query("DELETE FROM catalogue WHERE id = $1", ["e2"]);
+    for (const query of ["soja", "milho", "cultivo de soja", "gra"]) {
+      expect(await bothDialects(db, query)).toStrictEqual(index.search(query).map((hit) => hit.id));
+    }
+    expect(await bothDialects(db, "milho")).toStrictEqual(["e1"]);
+    db.close();
+  });
+});
