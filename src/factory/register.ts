@@ -16,7 +16,7 @@ import { describeFetch, describeSearch } from "./descriptions.js";
 import { checkFetchReply, checkSearchReply } from "./replies.js";
 import { describeReceived } from "../contract/received.js";
 import { validateOptions } from "./options.js";
-import { assertSupportedServer, type McpServerLike, type RegisteredToolLike } from "./server.js";
+import { assertSupportedServer, published, type McpServerLike, type RegisteredToolLike } from "./server.js";
 import type { CallbackContext, DeepResearchTools, DeepResearchToolsOptions } from "./types.js";
 import type { DeepResearchToolAnnotations } from "./server.js";
 import { TIMED_OUT, callSignal, requestSignal, withDeadline } from "./deadline.js";
@@ -123,13 +123,13 @@ export function registerDeepResearchTools<Server extends McpServerLike>(
   const search = registerOne(server, "search", () =>
     server.registerTool(
       "search",
-      {
+      published({
         title: options.titles?.search ?? context.texts.tools.searchTitle,
         description: describeSearch(described),
         inputSchema: schemas.searchInputSchema,
         outputSchema: outputs.search,
         ...annotations,
-      },
+      }),
       // The SDK has already parsed the arguments with the strict input schema.
       (args, extra) => settle(context, "search", args, extra, (call) => runSearch(context, args["query"] as string, call)),
     ),
@@ -137,13 +137,13 @@ export function registerDeepResearchTools<Server extends McpServerLike>(
   const fetch = registerOne(server, "fetch", () =>
     server.registerTool(
       "fetch",
-      {
+      published({
         title: options.titles?.fetch ?? context.texts.tools.fetchTitle,
         description: describeFetch(described),
         inputSchema: schemas.fetchInputSchema,
         outputSchema: outputs.fetch,
         ...annotations,
-      },
+      }),
       (args, extra) => settle(context, "fetch", args, extra, (call) => runFetch(context, args["id"] as string, call)),
     ),
   );

@@ -39,6 +39,26 @@ export interface DeepResearchToolConfig {
 }
 
 /**
+ * The same config as {@link McpServerLike} declares it: the schemas typed `never`, which every
+ * schema type accepts. A v1 SDK typed against the project's zod 3 (`AnySchema` from zod 3.25's
+ * `zod/v4/core`) cannot name the library's own zod 4 types, so a server built with zod 3 would
+ * not fit a config typed `z.ZodObject` (TS2345), though it runs. What fits is checked on the
+ * method's shape; the schemas are the factory's own, checked where it builds them.
+ */
+export interface PublishedToolConfig {
+  title: string;
+  description: string;
+  inputSchema: never;
+  outputSchema: never;
+  annotations?: DeepResearchToolAnnotations;
+}
+
+/** A config, as {@link McpServerLike.registerTool} takes it. */
+export function published(config: DeepResearchToolConfig): PublishedToolConfig {
+  return config as unknown as PublishedToolConfig;
+}
+
+/**
  * What a registered tool offers in both SDK generations: enable, disable or remove it later.
  *
  * @example
@@ -65,7 +85,7 @@ export interface McpServerLike {
   // `registerTool` (whose callback's arguments are inferred from the schema) is accepted.
   registerTool(
     name: string,
-    config: DeepResearchToolConfig,
+    config: PublishedToolConfig,
     // The SDK's per-request context (v2 `ctx`, v1 `extra`): its abort signal reaches the callbacks.
     handler: (args: { [key: string]: unknown }, extra?: unknown) => Promise<DeepResearchResult<object> | DeepResearchErrorResult>,
   ): RegisteredToolLike;
