@@ -37,6 +37,13 @@ export interface HttpLimits {
   readonly maxConnections: number;
   readonly maxBodyBytes: number;
   readonly maxBatch: number;
+  readonly firstRequestTimeoutMs: number;
+  readonly reservedConnections: number;
+  readonly maxInFlight: number;
+  readonly maxQueuedBytes: number;
+  readonly maxStreams: number;
+  readonly maxStreamsPerClient: number;
+  readonly streamLifetimeMs: number;
 }
 
 /**
@@ -52,7 +59,10 @@ export const HTTP_LIMITS: HttpLimits = {
   requestTimeoutMs: 30_000,
   /** How long an idle keep-alive connection stays open (Node: 5 s). */
   keepAliveTimeoutMs: 3_000,
-  /** A connection with no byte read or written for this long is closed, e.g. a client that stopped reading (Node: never). */
+  /**
+   * A connection with no byte read or written for this long is closed, and so is one whose reply
+   * bytes have waited unsent this long: a client that stopped reading (Node: never).
+   */
   socketIdleTimeoutMs: 30_000,
   /** Connections open at once; more are refused (Node: unlimited). */
   maxConnections: 32,
@@ -60,9 +70,30 @@ export const HTTP_LIMITS: HttpLimits = {
   maxBodyBytes: 256 * 1024,
   /** The most messages in one JSON-RPC batch (the SDK: 100). */
   maxBatch: 8,
+  /** Time for a new connection to send a request that passes the checks (the token included). */
+  firstRequestTimeoutMs: 3_000,
+  /** Connection slots that only a connection whose request passed the checks can hold. */
+  reservedConnections: 8,
+  /** Requests being answered at once, server-wide; one per connection. */
+  maxInFlight: 16,
+  /** Reply bytes waiting unsent in every connection's buffer before new requests wait (503). */
+  maxQueuedBytes: 16 * 1024 * 1024,
+  /** `subscriptions/listen` event streams open at once. */
+  maxStreams: 8,
+  /** Event streams open at once from one client address. */
+  maxStreamsPerClient: 4,
+  /** How long an event stream stays open; the client then listens again. */
+  streamLifetimeMs: 10 * 60_000,
 };
 
-/** True for an address only this machine can reach: 127.0.0.0/8, ::1, and IPv4-mapped 127.x. */
+/**
+ * True for an address only this machine can reach: 127.0.0.0/8, ::1, and IPv4-mapped 127.x.
+ *
+ * @example
+ * isLoopbackAddress("127.0.0.2");        // => true
+ * isLoopbackAddress("::ffff:127.0.0.5"); // => true
+ * isLoopbackAddress("0.0.0.0");          // => false (every interface, loopback among them)
+ */
 export function isLoopbackAddress(address: string): boolean {
   const bare = address.replace(/^\[(.*)\]$/, "$1").toLowerCase();
   if (bare === "::1" || bare === "0:0:0:0:0:0:0:1") return true;
@@ -87,33 +118,64 @@ export interface RequestGuardOptions {
   readonly token?: string | undefined;
 }
 
+/** True for the address of every interface: `0.0.0.0`, `::` (what `--http 0:P` binds too). */
+function isWildcardAddress(address: string): boolean {
+  const bare = bareAddress(address);
+  return bare === "0.0.0.0" || bare === "::" || bare === "::ffff:0.0.0.0";
+}
+
+/** The headers a browser may send on a cross-origin call, answered to a CORS preflight. */
+const CORS_ALLOWED_HEADERS = "authorization, content-type, accept, last-event-id, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name";
+/** The response headers a cross-origin page may read. */
+const CORS_EXPOSED_HEADERS = "mcp-session-id, mcp-protocol-version, www-authenticate";
+
 /**
- * The checks a request passes before the MCP handler sees it. On a loopback address, and
- * whenever `allowedHosts` is given, `Host` must name a loopback host, the bound address or an
- * allowed host (any port), and an `Origin`, when sent, must be on one of those hosts, or one of
- * `allowedOrigins`; behind a public name (`allowedHosts`) the known connector origins are
- * accepted too. A non-loopback address without `allowedHosts` leaves Host and Origin to the
- * proxy in front. With a token, a request without the right bearer token gets 401.
+ * The checks a request passes before the MCP handler sees it, on every address the server can
+ * bind (DNS-rebinding protection; the MCP transport specification asks servers to validate
+ * Origin):
+ *
+ * - `Host` must be an IP address (a browser sends the name it resolved, so an IP literal cannot
+ *   come from a rebound name), a loopback name (`localhost`) on a loopback or wildcard bind, the
+ *   bound address, or an allowed host; any port.
+ * - An `Origin`, when sent, must be one of `allowedOrigins`, a known connector origin behind a
+ *   public name (`allowedHosts`), or on one of the hosts above that is a name or the bound
+ *   address (not any IP: a page served from a stranger's IP is a stranger).
+ * - An allowed `Origin` gets the CORS headers, and its preflight (`OPTIONS` with
+ *   `Access-Control-Request-Method`) is answered 204 (and `false` returned) before the token is
+ *   checked: browsers never send credentials on a preflight.
+ * - With a token, a request without the right bearer token gets 401. The token is compared in
+ *   constant time, case included.
  *
  * @example
- * const guard = createRequestGuard({ address: "127.0.0.1", allowedHosts: [], allowedOrigins: [] });
- * guard(req, res); // => false, after answering 403, for `Host: evil.example`
+ * const guard = createRequestGuard({ address: "0.0.0.0", allowedHosts: [], allowedOrigins: [] });
+ * guard(req, res); // => false, after answering 403, for `Host: attacker.example`
  */
 export function createRequestGuard(options: RequestGuardOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const loopback = isLoopbackAddress(options.address);
+  const loopbackNames = isLoopbackAddress(options.address) || isWildcardAddress(options.address);
   const allowedHosts = options.allowedHosts.map((host) => host.toLowerCase());
-  const checkHeaders = loopback || allowedHosts.length > 0;
-  const hosts = new Set([...(loopback ? ["localhost", "127.0.0.1", "::1"] : []), bareAddress(options.address), ...allowedHosts]);
+  const hosts = new Set([...(loopbackNames ? ["localhost", "127.0.0.1", "::1"] : []), bareAddress(options.address), ...allowedHosts]);
   const origins = new Set([...options.allowedOrigins.map(originOf), ...(allowedHosts.length > 0 ? CONNECTOR_ORIGINS : [])]);
   const expected = options.token === undefined ? undefined : digest(options.token);
   return (req, res) => {
-    if (checkHeaders) {
-      const host = hostnameOf(req.headers.host);
-      if (host === undefined || !hosts.has(host)) return refuse(res, 403, `Invalid Host header: ${JSON.stringify(req.headers.host ?? "")}`);
-      const origin = req.headers.origin;
-      if (origin !== undefined && !origins.has(originOf(origin))) {
+    const host = hostnameOf(req.headers.host);
+    if (host === undefined || !(hosts.has(host) || isIP(host) !== 0)) return refuse(res, 403, `Invalid Host header: ${JSON.stringify(req.headers.host ?? "")}`);
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      if (!origins.has(originOf(origin))) {
         const originHost = hostnameOf(safeHost(origin));
         if (originHost === undefined || !hosts.has(originHost)) return refuse(res, 403, `Invalid Origin header: ${JSON.stringify(origin)}`);
+      }
+      res.setHeader("access-control-allow-origin", origin);
+      res.setHeader("access-control-expose-headers", CORS_EXPOSED_HEADERS);
+      res.setHeader("vary", "Origin");
+      if (req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined) {
+        res.writeHead(204, {
+          "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
+          "access-control-allow-headers": CORS_ALLOWED_HEADERS,
+          "access-control-max-age": "600",
+        });
+        res.end();
+        return false;
       }
     }
     if (expected !== undefined && !tokenMatches(req.headers.authorization, expected)) {

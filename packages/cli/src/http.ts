@@ -14,6 +14,7 @@ import type { AddressInfo } from "node:net";
 import { toNodeHandler, type NodeIncomingMessageLike } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { createRequestGuard, HTTP_LIMITS, isLoopbackAddress, readJsonBody, type HttpLimits } from "./http-guard.js";
+import { createTrafficControl } from "./http-traffic.js";
 import { announceResourceListChanges } from "./resources.js";
 import { createFolderServer, type FolderServerOptions } from "./serve.js";
 
@@ -55,11 +56,11 @@ export interface HttpListen {
 
 /**
  * Serves over Streamable HTTP at `http://host:port/mcp`. Whether the server is on loopback is
- * decided by the address it bound (`server.address()`), not by the spelling of `host`. On
- * loopback, or whenever `allowedHosts` is given, the `Host` and `Origin` headers are checked
- * (DNS-rebinding protection; see ./http-guard.ts); with a token every request needs it. The
- * timeouts, the connection cap, the body cap and the batch cap of {@link HTTP_LIMITS} bound what
- * one client can hold.
+ * decided by the address it bound (`server.address()`), not by the spelling of `host`. On every
+ * bind, wildcard ones included, the `Host` and `Origin` headers are checked (DNS-rebinding
+ * protection; see ./http-guard.ts); with a token every request needs it. The timeouts and caps of
+ * {@link HTTP_LIMITS} bound what one client can hold: connections, requests in flight (one per
+ * connection), unread reply bytes and event streams (./http-traffic.ts), bodies and batches.
  *
  * @example
  * const serving = await serveFolderHttp(options, { host: "127.0.0.1", port: 8787 }, log);
@@ -83,7 +84,9 @@ export async function serveFolderHttp(
       res.writeHead(503, { connection: "close" }).end(); // not listening yet: never served unchecked
       return;
     }
+    if (!traffic.begin(req, res)) return;
     if (!guard(req, res)) return;
+    traffic.trust(req);
     const path = (req.url ?? "/").split("?", 1)[0];
     if (path !== MCP_PATH) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end(`Not found. The MCP endpoint is ${MCP_PATH}.\n`);
@@ -94,6 +97,7 @@ export async function serveFolderHttp(
       if (req.method === "POST") {
         parsed = await readJsonBody(req, res, limits);
         if (parsed === undefined) return;
+        if (isListen(parsed.body) && !traffic.openStream(req, res)) return;
       }
       await handle(req as NodeIncomingMessageLike, res, parsed?.body);
     })().catch((error: unknown) => {
@@ -104,7 +108,7 @@ export async function serveFolderHttp(
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  server.maxConnections = limits.maxConnections;
+  const traffic = createTrafficControl(server, limits);
   server.setTimeout(limits.socketIdleTimeoutMs, (socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -122,6 +126,7 @@ export async function serveFolderHttp(
     loopback: isLoopbackAddress(address),
     close: async () => {
       stopAnnouncing();
+      traffic.close();
       await handler.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -129,4 +134,10 @@ export async function serveFolderHttp(
       });
     },
   };
+}
+
+/** True for a `subscriptions/listen` request: its reply is an event stream that stays open. */
+function isListen(body: unknown): boolean {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((message) => (message as { method?: unknown } | null)?.method === "subscriptions/listen");
 }

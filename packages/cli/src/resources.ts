@@ -6,9 +6,11 @@
  *   order of their paths, with the protocol's opaque cursor (`nextCursor`).
  * - `resources/templates/list` gives one template, `mcp-search://doc/{+path}`, so a client can
  *   build a uri from a path.
- * - `resources/read` returns the text `fetch` returns (HTML converted to Markdown), whole, read
- *   through {@link Folder.load}: the same one containment check, the same size cap and the same
- *   change check as `fetch`. A uri that is refused, unknown or stale is a JSON-RPC error naming it.
+ * - `resources/read` returns the text `fetch` returns (HTML converted to Markdown), capped like
+ *   `fetch`: the first `maxChars` characters, cut where fetch cuts its first page, then a line
+ *   naming the fetch id of the next page. Read through {@link Folder.load}: the same one
+ *   containment check, the same size cap and the same change check as `fetch`. A uri that is
+ *   refused, unknown or stale is a JSON-RPC error naming it.
  * - {@link announceResourceListChanges} sends `notifications/resources/list_changed` at most once
  *   per burst of changes.
  *
@@ -28,7 +30,7 @@ import type { ContractLocale } from "@sbissoli/mcp-search";
 import type { Folder, FolderDocument } from "./folder.js";
 import { documentId, parseResourceUri, RESOURCE_URI_PREFIX, resourceUri } from "./paths.js";
 import { folderTexts, type FolderTexts } from "./texts.js";
-import { knownPaths } from "./tools.js";
+import { DEFAULT_MAX_CHARS, knownPaths, pagesOf } from "./tools.js";
 
 /**
  * Documents per `resources/list` page. A 20,000-file folder is 40 pages of about 100 KB each,
@@ -57,6 +59,8 @@ export interface FolderResourcesOptions {
   readonly locale?: ContractLocale | undefined;
   /** Documents per `resources/list` page; tests page a small folder with a small one. @default 500 */
   readonly pageSize?: number | undefined;
+  /** The most characters of text one `resources/read` returns, as for a fetch page. @default 20000 */
+  readonly maxChars?: number | undefined;
 }
 
 /**
@@ -164,7 +168,10 @@ export async function listResourcePage(folder: Folder, cursor: string | undefine
 }
 
 /**
- * The text of the document a resource uri names, as `fetch` returns it but whole. The uri is
+ * The text of the document a resource uri names, as `fetch` returns its first page of `maxChars`
+ * characters: a longer document ends with the line that names the fetch id of page 2 (a
+ * 1 MB file of control characters once made one reply of 6 MB, and 800 pipelined reads of it
+ * 935 MB of memory). The uri is
  * refused before any disk access when it is not one of this server's, or climbs out of the folder;
  * an indexed document is read again through {@link Folder.load} (one containment check on one
  * file descriptor, the size cap, and the check that the file is still the one indexed), and when
@@ -173,10 +180,10 @@ export async function listResourcePage(folder: Folder, cursor: string | undefine
  * session) or unreadable now.
  *
  * @example
- * await readResourceText(folder, "mcp-search://doc/guides/pour-over.md", texts);
+ * await readResourceText(folder, "mcp-search://doc/guides/pour-over.md", texts, 20_000);
  * // => { contents: [{ uri: "mcp-search://doc/guides/pour-over.md", mimeType: "text/markdown", text: "# Pour-over…" }] }
  */
-export async function readResourceText(folder: Folder, uri: string, texts: FolderTexts): Promise<ReadResourceResult> {
+export async function readResourceText(folder: Folder, uri: string, texts: FolderTexts, maxChars: number = DEFAULT_MAX_CHARS): Promise<ReadResourceResult> {
   const snapshot = await folder.refresh();
   const parsed = parseResourceUri(uri, knownPaths(snapshot));
   if (!parsed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, texts.resourceRefused(uri, parsed.why), { uri });
@@ -191,7 +198,10 @@ export async function readResourceText(folder: Folder, uri: string, texts: Folde
     if (documents.has(parsed.relative)) throw new ProtocolError(ProtocolErrorCode.InternalError, texts.resourceUnreadable(uri), { uri });
     throw new ResourceNotFoundError(uri, removed.has(documentId(parsed.relative)) ? texts.resourceStale(uri) : texts.resourceUnknown(uri));
   }
-  return { contents: [{ uri: resourceUri(doc.relative), mimeType: mimeTypeOf(doc.format), text: doc.text }] };
+  const pages = pagesOf(doc, maxChars);
+  const [from, to] = pages[0] ?? [0, doc.text.length];
+  const text = pages.length > 1 ? `${doc.text.slice(from, to).trimEnd()}\n\n${texts.truncatedPage(1, pages.length, documentId(doc.relative, 2))}` : doc.text;
+  return { contents: [{ uri: resourceUri(doc.relative), mimeType: mimeTypeOf(doc.format), text }] };
 }
 
 /**
@@ -221,7 +231,8 @@ export function registerFolderResources(server: McpServer, options: FolderResour
       },
     ],
   }));
-  low.setRequestHandler("resources/read", (request) => readResourceText(folder, request.params.uri, texts));
+  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  low.setRequestHandler("resources/read", (request) => readResourceText(folder, request.params.uri, texts, maxChars));
 }
 
 /**

@@ -35,7 +35,9 @@ export interface FolderServerOptions extends FolderToolsOptions {
 export function createFolderServer(options: FolderServerOptions): McpServer {
   const server = new McpServer({ name: options.name, version: options.version }, { capabilities: { tools: {} } });
   registerFolderTools(server, options);
-  if (options.resources !== false) registerFolderResources(server, { folder: options.folder, locale: options.locale, pageSize: options.resourcePageSize });
+  if (options.resources !== false) {
+    registerFolderResources(server, { folder: options.folder, locale: options.locale, pageSize: options.resourcePageSize, maxChars: options.maxChars });
+  }
   return server;
 }
 

@@ -1,0 +1,182 @@
+/**
+ * What one client may hold of the HTTP server, beyond what ./http-guard.ts checks per request:
+ * connections, requests in flight, reply bytes nobody reads, and event streams. Each limit
+ * answers a way a single hostile client once took the server:
+ *
+ * - **Pipelined requests.** Node parses every request a socket sends and starts them all, even
+ *   while the first reply is unread: 800 pipelined `resources/read` calls on one socket grew the
+ *   server to 935 MB. Here a connection has at most one request in flight; a request sent before
+ *   the previous reply is refused (429) and the connection closed after it.
+ * - **Requests and unread replies server-wide.** At most `maxInFlight` requests run at once, and
+ *   no new request starts while `maxQueuedBytes` of replies wait in the sockets' buffers (503,
+ *   `Retry-After: 1`).
+ * - **Event streams** (`subscriptions/listen`): at most `maxStreams` open, `maxStreamsPerClient`
+ *   from one address, each closed after `streamLifetimeMs` (the client listens again). The SDK's
+ *   keep-alive every 15 s would otherwise keep each open forever.
+ * - **Connections.** Connections that have not yet sent a request that passed the checks (the
+ *   token, when one is set) hold at most `maxConnections - reservedConnections` slots, and are
+ *   closed after `firstRequestTimeoutMs`. A new connection beyond a cap closes the oldest such one,
+ *   so sockets that trickle header bytes never lock out a client that sends its request at once.
+ * - **Slow readers.** A connection whose reply bytes have waited unsent for
+ *   `socketIdleTimeoutMs` is closed. Node's own socket timeout restarts whenever the kernel takes
+ *   a few more bytes, which held a client that stopped reading about twice as long.
+ */
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type { HttpLimits } from "./http-guard.js";
+
+/** What is known of one open connection. */
+interface Connection {
+  /** A request of it passed the checks (and the token): it is a client, not a stranger. */
+  trusted: boolean;
+  readonly opened: number;
+  /** Requests of it not yet answered in full (pipelined ones included). */
+  inFlight: number;
+  /** When its reply bytes started to wait unsent, or undefined while its buffer is empty. */
+  stalledSince: number | undefined;
+}
+
+/**
+ * The traffic control of one HTTP server; see the module comment.
+ *
+ * @example
+ * const traffic = createTrafficControl(server, HTTP_LIMITS);
+ * if (!traffic.begin(req, res)) return; // answered 429 or 503
+ */
+export interface TrafficControl {
+  /**
+   * Admits a request, or answers it (429 for a pipelined one, 503 when the server is full) and
+   * returns false. Call it first for every request.
+   */
+  begin(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Marks the request's connection as a client's: its request passed the checks. */
+  trust(req: IncomingMessage): void;
+  /**
+   * Turns an admitted request into an event stream, or answers 429 and returns false when the
+   * stream caps are reached. A stream no longer counts as a request in flight.
+   */
+  openStream(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Stops the timer. */
+  close(): void;
+}
+
+/**
+ * Sets up {@link TrafficControl} on `server` (before it listens). `server.maxConnections` stays a
+ * backstop one above `limits.maxConnections`: the cap itself is kept here, where the oldest
+ * untrusted connection can make room.
+ *
+ * @example
+ * const traffic = createTrafficControl(createServer(handler), HTTP_LIMITS);
+ */
+export function createTrafficControl(server: Server, limits: HttpLimits, now: () => number = Date.now): TrafficControl {
+  const connections = new Map<Socket, Connection>();
+  let inFlight = 0;
+  let streams = 0;
+  const streamsByAddress = new Map<string, number>();
+  /** How an admitted request stops counting as one in flight when it becomes a stream. */
+  const streamEnds = new WeakMap<ServerResponse, () => void>();
+
+  server.maxConnections = limits.maxConnections + 1;
+  server.on("connection", (socket: Socket) => {
+    connections.set(socket, { trusted: false, opened: now(), inFlight: 0, stalledSince: undefined });
+    socket.once("close", () => connections.delete(socket));
+    let untrusted = 0;
+    for (const connection of connections.values()) if (!connection.trusted) untrusted += 1;
+    if (untrusted > limits.maxConnections - limits.reservedConnections || connections.size > limits.maxConnections) {
+      const oldest = oldestUntrusted(socket);
+      (oldest ?? socket).destroy();
+      if (oldest !== undefined) connections.delete(oldest);
+      else connections.delete(socket);
+    }
+  });
+
+  /** The untrusted connection open longest, with nothing in flight, other than `except`. */
+  function oldestUntrusted(except: Socket): Socket | undefined {
+    for (const [socket, connection] of connections) {
+      if (socket !== except && !connection.trusted && connection.inFlight === 0) return socket;
+    }
+    return undefined;
+  }
+
+  // One sweep for the two timed limits; its period is a fraction of the shorter one.
+  const period = Math.max(50, Math.min(1000, limits.firstRequestTimeoutMs / 4, limits.socketIdleTimeoutMs / 4));
+  const sweep = setInterval(() => {
+    const at = now();
+    for (const [socket, connection] of connections) {
+      if (!connection.trusted && connection.inFlight === 0 && at - connection.opened >= limits.firstRequestTimeoutMs) {
+        socket.destroy();
+        continue;
+      }
+      if (socket.writableLength === 0) connection.stalledSince = undefined;
+      else if (connection.stalledSince === undefined) connection.stalledSince = at;
+      else if (at - connection.stalledSince >= limits.socketIdleTimeoutMs) socket.destroy();
+    }
+  }, period);
+  sweep.unref();
+
+  /** Bytes of replies written but not yet taken by the kernel, on every connection. */
+  function queuedBytes(): number {
+    let total = 0;
+    for (const socket of connections.keys()) total += socket.writableLength;
+    return total;
+  }
+
+  return {
+    begin(req, res) {
+      const connection = connections.get(req.socket);
+      if (connection !== undefined && connection.inFlight > 0) {
+        // Sent before the previous reply: answered in turn, after it, and the connection closed.
+        return answer(res, 429, "Too many requests: one request at a time per connection; wait for each reply before sending the next.", true);
+      }
+      if (inFlight >= limits.maxInFlight || queuedBytes() >= limits.maxQueuedBytes) {
+        res.setHeader("retry-after", "1");
+        return answer(res, 503, "The server is busy: too many requests at once or too many unread replies; retry in a second.", false);
+      }
+      inFlight += 1;
+      if (connection !== undefined) connection.inFlight += 1;
+      let counted = true;
+      res.once("close", () => {
+        if (connection !== undefined) connection.inFlight -= 1;
+        if (counted) inFlight -= 1;
+      });
+      streamEnds.set(res, () => {
+        counted = false;
+        inFlight -= 1;
+      });
+      return true;
+    },
+    trust(req) {
+      const connection = connections.get(req.socket);
+      if (connection !== undefined) connection.trusted = true;
+    },
+    openStream(req, res) {
+      const address = req.socket.remoteAddress ?? "";
+      const fromAddress = streamsByAddress.get(address) ?? 0;
+      if (streams >= limits.maxStreams || fromAddress >= limits.maxStreamsPerClient) {
+        return answer(res, 429, `Too many event streams: at most ${limits.maxStreams} open, ${limits.maxStreamsPerClient} from one address.`, false);
+      }
+      streamEnds.get(res)?.();
+      streams += 1;
+      streamsByAddress.set(address, fromAddress + 1);
+      const lifetime = setTimeout(() => res.destroy(), limits.streamLifetimeMs);
+      lifetime.unref();
+      res.once("close", () => {
+        clearTimeout(lifetime);
+        streams -= 1;
+        const left = (streamsByAddress.get(address) ?? 1) - 1;
+        if (left === 0) streamsByAddress.delete(address);
+        else streamsByAddress.set(address, left);
+      });
+      return true;
+    },
+    close() {
+      clearInterval(sweep);
+    },
+  };
+}
+
+function answer(res: ServerResponse, status: number, message: string, close: boolean): false {
+  res.writeHead(status, { "content-type": "application/json", ...(close && { connection: "close" }) });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  return false;
+}
