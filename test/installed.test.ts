@@ -22,7 +22,7 @@ import { execFile as execFileCallback, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
@@ -66,18 +66,24 @@ async function buildDeclarations(): Promise<void> {
   const cached = join(ROOT, "node_modules", ".cache", "declarations", hash.digest("hex").slice(0, 32));
   const dist = join(ROOT, "dist");
   const isDeclaration = (name: string) => /\.d\.c?ts$/.test(name);
-  const hit = await readdir(cached).catch(() => []);
+  // Relative paths: the parser subpaths' declarations live in dist/site/.
+  const declarationsIn = async (folder: string) => (await readdir(folder, { recursive: true, encoding: "utf8" }).catch(() => [])).filter(isDeclaration);
+  const copyAll = async (names: string[], from: string, to: string) => {
+    await Promise.all([...new Set(names.map((name) => dirname(join(to, name))))].map((folder) => mkdir(folder, { recursive: true })));
+    await Promise.all(names.map((name) => copyFile(join(from, name), join(to, name))));
+  };
+  const hit = await declarationsIn(cached);
   if (hit.length > 0) {
-    await Promise.all(hit.map((name) => copyFile(join(cached, name), join(dist, name))));
+    await copyAll(hit, cached, dist);
     return;
   }
-  if (!(await builtAfter(inputs, ["index.d.ts", "index.d.cts", "site.d.ts", "site.d.cts"].map((name) => join(dist, name))))) {
+  const entries = ["index", "site", "site/sitemap", "site/dates"].flatMap((name) => [`${name}.d.ts`, `${name}.d.cts`]);
+  if (!(await builtAfter(inputs, entries.map((name) => join(dist, name))))) {
     await execFile(process.execPath, [TSUP, "--dts-only", "--silent"], { cwd: ROOT });
   }
   const building = `${cached}.${process.pid}`;
   await mkdir(building, { recursive: true });
-  const built = (await readdir(dist)).filter(isDeclaration);
-  await Promise.all(built.map((name) => copyFile(join(dist, name), join(building, name))));
+  await copyAll(await declarationsIn(dist), dist, building);
   await rename(building, cached).catch(() => rm(building, { recursive: true, force: true })); // another run cached it first
 }
 
@@ -246,11 +252,62 @@ describe("the library installed with the README's line", () => {
     expect(added).toStrictEqual(["@sbissoli/mcp-search"]);
   });
 
-  it("fails to import ./site without its parsers, with one sentence naming the first one missing", async () => {
-    const script = 'import("@sbissoli/mcp-search/site").catch((error) => console.log(error.name + ": " + error.message));';
-    expect((await node(project("app"), ["-e", script])).trim()).toBe(
-      'McpSearchError: @sbissoli/mcp-search/site needs the optional peer dependency "fast-xml-parser": install it with `npm install fast-xml-parser`.',
-    );
+  it("imports ./site with neither parser installed, and runs each helper that needs none, in ESM and in CJS", async () => {
+    const installed = await installedPackages(project("app"));
+    expect(installed.has("chrono-node") || installed.has("fast-xml-parser")).toBe(false);
+    for (const [flag, load] of [
+      ["--input-type=module", 'const site = await import("@sbissoli/mcp-search/site");'],
+      ["--input-type=commonjs", 'const site = require("@sbissoli/mcp-search/site");'],
+    ]) {
+      const script = [
+        `${load}`,
+        'const llms = site.parseLlmsTxt("# Site\\n## Docs\\n- [Live](https://example.com/live): now\\n").entries;',
+        'const merged = site.mergeCatalogues(llms, [{ id: "page:/old", title: "Old", url: "https://example.com/old" }]);',
+        'const index = site.createIntentIndex(merged, { now: ["page:/live"] });',
+        "console.log(JSON.stringify({",
+        "  merged: merged.map((entry) => entry.id),",
+        '  title: site.titleFromUrl("https://example.com/gamma-flip"),',
+        '  intent: site.detectIntent("live right now").now,',
+        '  search: index.search("right now").map((hit) => hit.id),',
+        '  words: Object.keys(site.INTENT_WORDS),',
+        '  robots: site.parseRobotsTxt("User-agent: *\\nDisallow: /api/").isAllowed("/api/run"),',
+        "}));",
+      ].join("\n");
+      expect(JSON.parse(await node(project("app"), [flag, "-e", script])), flag).toStrictEqual({
+        merged: ["page:/live", "page:/old"],
+        title: "Gamma flip",
+        intent: true,
+        search: ["page:/live"],
+        words: ["pt-BR", "en", "es"],
+        robots: false,
+      });
+    }
+  });
+
+  it("fails to import a parser's subpath without its parser, with the runtime's error naming the package", async () => {
+    for (const [subpath, parser] of [
+      ["site/sitemap", "fast-xml-parser"],
+      ["site/dates", "chrono-node"],
+    ]) {
+      const script = `import("@sbissoli/mcp-search/${subpath}").then(() => console.log("loaded"), (error) => console.log(error.code + ": " + error.message));`;
+      const printed = (await node(project("app"), ["-e", script])).trim();
+      expect(printed).toMatch(new RegExp(`^ERR_MODULE_NOT_FOUND: Cannot find package '${parser}' imported from `));
+    }
+  });
+
+  it("keeps one McpSearchError: an error thrown in ./site is an instance of the main entry's class, in ESM and in CJS", async () => {
+    const check = [
+      "const duplicate = [{ id: 'a', title: 'A', url: 'https://x.org/a' }, { id: 'a', title: 'B', url: 'https://x.org/b' }];",
+      "const caught = [() => site.createIntentIndex(duplicate), () => site.parseRobotsTxt('', { maxBytes: 0 }), () => site.parseLlmsTxt('', { baseUrl: 'relative' })].map((run) => {",
+      "  try { run(); return 'no error'; } catch (error) { return [error instanceof main.McpSearchError, error.constructor === main.McpSearchError]; }",
+      "});",
+      "console.log(JSON.stringify(caught));",
+    ];
+    const esm = ['const main = await import("@sbissoli/mcp-search");', 'const site = await import("@sbissoli/mcp-search/site");', ...check].join("\n");
+    const cjs = ['const main = require("@sbissoli/mcp-search");', 'const site = require("@sbissoli/mcp-search/site");', ...check].join("\n");
+    const expected = [[true, true], [true, true], [true, true]];
+    expect(JSON.parse(await node(project("app"), ["--input-type=module", "-e", esm]))).toStrictEqual(expected);
+    expect(JSON.parse(await node(project("app"), ["--input-type=commonjs", "-e", cjs]))).toStrictEqual(expected);
   });
 });
 
@@ -272,11 +329,87 @@ describe("the main entry, beside the CLI, both parsers, the client and the HTTP 
     expect(await packagesLoadedByRequire(project("app"), "@sbissoli/mcp-search")).toStrictEqual(["@sbissoli/mcp-search", "zod"]);
   });
 
-  it("loads the parsers, and still no client or transport, through ./site", async () => {
-    const loaded = await packagesLoadedByImport(project("app"), "@sbissoli/mcp-search/site");
-    expect(loaded).toContain("chrono-node");
-    expect(loaded).toContain("fast-xml-parser");
-    expect(loaded.filter((name) => name.startsWith("@modelcontextprotocol/") || name.includes("hono"))).toStrictEqual([]);
+  it("loads no parser through ./site, and only its own parser through ./site/sitemap and ./site/dates", async () => {
+    // Of the packages a server may have, each subpath loads only its own parser (and what the
+    // parser itself brings); none reads the contract's schemas, so none loads zod either.
+    const watched = ["zod", "chrono-node", "fast-xml-parser", "@modelcontextprotocol/client", "@modelcontextprotocol/node", "@modelcontextprotocol/server"];
+    const loaded = async (subpath: string) => (await packagesLoadedByImport(project("app"), `@sbissoli/mcp-search/${subpath}`)).filter((name) => watched.includes(name));
+    expect(await loaded("site")).toStrictEqual([]);
+    expect(await loaded("site/sitemap")).toStrictEqual(["fast-xml-parser"]);
+    expect(await loaded("site/dates")).toStrictEqual(["chrono-node"]);
+  });
+
+  it("keeps one McpSearchError across the parser subpaths too, in ESM and in CJS", async () => {
+    const check = [
+      "const caught = [() => dates.findDates('x', { minYear: 3000 }), () => sitemap.parseSitemap('', { baseUrl: 'relative' })].map((run) => {",
+      "  try { run(); return 'no error'; } catch (error) { return error instanceof main.McpSearchError; }",
+      "});",
+      "console.log(JSON.stringify(caught));",
+    ];
+    const names = ["main", "dates", "sitemap"];
+    const specifiers = ["@sbissoli/mcp-search", "@sbissoli/mcp-search/site/dates", "@sbissoli/mcp-search/site/sitemap"];
+    const esm = [...names.map((name, i) => `const ${name} = await import(${JSON.stringify(specifiers[i])});`), ...check].join("\n");
+    const cjs = [...names.map((name, i) => `const ${name} = require(${JSON.stringify(specifiers[i])});`), ...check].join("\n");
+    expect(JSON.parse(await node(project("app"), ["--input-type=module", "-e", esm]))).toStrictEqual([true, true]);
+    expect(JSON.parse(await node(project("app"), ["--input-type=commonjs", "-e", cjs]))).toStrictEqual([true, true]);
+  });
+
+  it("bundles every entry with esbuild --platform=neutral, and no bundle imports a Node built-in", async () => {
+    const { build } = await import("esbuild");
+    for (const entry of ["", "/site", "/site/sitemap", "/site/dates"]) {
+      const specifier = `@sbissoli/mcp-search${entry}`;
+      // A module that uses every export, so that nothing is shaken out unseen.
+      const result = await build({
+        stdin: { contents: `export * from ${JSON.stringify(specifier)};`, resolveDir: project("app"), loader: "js" },
+        absWorkingDir: project("app"),
+        bundle: true,
+        write: false,
+        platform: "neutral",
+        format: "esm",
+        mainFields: ["module", "main"],
+        metafile: true,
+        logLevel: "silent",
+      });
+      const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports);
+      expect(imports.filter((found) => found.external), specifier).toStrictEqual([]);
+      expect(Object.keys(result.metafile.inputs).filter((path) => path.includes("@sbissoli/mcp-search/")).length, specifier).toBeGreaterThan(0);
+      expect(result.warnings, specifier).toStrictEqual([]);
+    }
+  });
+
+  it("aborts a callback's signal on the time limit and on a real client's cancellation", async () => {
+    const script = [
+      'import { Client } from "@modelcontextprotocol/client";',
+      'import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";',
+      'import { registerDeepResearchTools } from "@sbissoli/mcp-search";',
+      "const seen = [];",
+      "let started;",
+      "const waiting = (_input, { signal }) => new Promise((_resolve, reject) => {",
+      "  started?.();",
+      "  signal.addEventListener('abort', () => { seen.push(signal.reason?.name ?? String(signal.reason)); reject(signal.reason); });",
+      "});",
+      "const server = new McpServer({ name: 'installed', version: '1.0.0' });",
+      "registerDeepResearchTools(server, { search: waiting, fetch: waiting, corpus: 'nothing', timeoutMs: 100 });",
+      "const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();",
+      "await server.connect(serverSide);",
+      "const client = new Client({ name: 'host', version: '1.0.0' });",
+      "await client.connect(clientSide);",
+      "const timedOut = await client.callTool({ name: 'search', arguments: { query: 'x' } });",
+      "const running = new Promise((resolve) => (started = resolve));",
+      "const controller = new AbortController();",
+      "const cancelled = client.callTool({ name: 'fetch', arguments: { id: 'x' } }, { signal: controller.signal }).then(() => 'answered', () => 'rejected');",
+      "await running;",
+      "controller.abort();",
+      "const outcome = await cancelled;",
+      "while (seen.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));",
+      "await client.close();",
+      "console.log(JSON.stringify({ timedOut: timedOut.isError, outcome, seen }));",
+    ].join("\n");
+    const printed = JSON.parse(await node(project("app"), ["--input-type=module", "-e", script])) as { timedOut: boolean; outcome: string; seen: string[] };
+    expect(printed.timedOut).toBe(true);
+    expect(printed.outcome).toBe("rejected");
+    expect(printed.seen[0]).toBe("TimeoutError");
+    expect(printed.seen).toHaveLength(2); // the cancelled fetch saw its signal abort too
   });
 });
 
@@ -338,11 +471,12 @@ describe("a project on @modelcontextprotocol/sdk v1", () => {
     expect(result.stdout).toBe("");
   }, 60_000);
 
-  it("fails to import ./site without chrono-node, with one sentence naming it", async () => {
-    const script = 'import("@sbissoli/mcp-search/site").catch((error) => console.log(error.name + ": " + error.message));';
-    expect((await node(project("v1"), ["-e", script])).trim()).toBe(
-      'McpSearchError: @sbissoli/mcp-search/site needs the optional peer dependency "chrono-node": install it with `npm install chrono-node`.',
-    );
+  it("loads ./site and ./site/sitemap without chrono-node, and only ./site/dates asks for it", async () => {
+    const script = [
+      'const results = await Promise.allSettled(["site", "site/sitemap", "site/dates"].map((subpath) => import("@sbissoli/mcp-search/" + subpath)));',
+      'console.log(JSON.stringify(results.map((result) => result.status === "fulfilled" ? "loaded" : result.reason.message.split(" imported from ")[0])));',
+    ].join("\n");
+    expect(JSON.parse(await node(project("v1"), ["--input-type=module", "-e", script]))).toStrictEqual(["loaded", "loaded", "Cannot find package 'chrono-node'"]);
   });
 });
 
