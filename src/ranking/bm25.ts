@@ -31,14 +31,19 @@
  * own N, df and avglen, and summed:
  *
  * ```text
- * final(d) = score_whole(d) + γ × score_lead(lead(d)) + α × max over passages p of d of score_passages(p)
+ * final(d) = (score_whole(d) + γ × score_lead(lead(d)) + α × max over passages p of d of score_passages(p))
+ *            × (m(d) / n)^κ
  * ```
  *
  * `lead(d)` is d with its text cut to its first L tokens; the passages of d are d with its text
  * cut into windows of W tokens, starting every W/2 tokens ({@link passageStarts}). The views
  * were measured on the relevance bench (docs/performance.md): a document's start states its
  * subject, and a passage that holds the query's words together beats the same words scattered.
- * Entries with final score 0 are not results; ties keep collection order.
+ * m(d) counts the groups G with some tf~(q, d) > 0 in the whole view, n the query's groups: a
+ * document that holds every query word does not lose to one that holds only one of them, as a
+ * short note that says "coffee" did against a long guide on "sour coffee" (κ, the coordination,
+ * was measured on the relevance bench). Entries with final score 0 are not results; ties keep
+ * collection order.
  *
  * Everything a search reads from the collection is kept as counts (postings per field, field
  * lengths, their integer totals, the live count), per view, so adding or removing one entry
@@ -76,6 +81,11 @@ export interface Bm25Parameters {
   readonly passageWeight: number;
   /** P: what a word-start prefix occurrence counts, against 1 for the whole word. */
   readonly prefix: number;
+  /**
+   * κ: how much holding every query word counts: the score is multiplied by (m / n)^κ, where the
+   * entry holds m of the query's n words; 0 leaves it out.
+   */
+  readonly coordination: number;
   /** The text analysis: language, plural folding, segmentation (./analysis/analyze.ts). */
   readonly analysis: AnalysisSettings;
 }
@@ -95,6 +105,7 @@ export const BM25_DEFAULTS: Bm25Parameters = {
   passage: 100,
   passageWeight: 0.75,
   prefix: 0.3,
+  coordination: 1,
   analysis: { language: "auto", fallback: "en", fold: true, segmentation: "bigrams" },
 };
 
@@ -161,6 +172,8 @@ class View {
   /** A group's best form score per unit, and the units that have one. */
   best: Float64Array = new Float64Array(0);
   bestListed: Int32Array = new Int32Array(0);
+  /** How many of the query's groups each unit holds, when asked for (the whole view's). */
+  matched: Int32Array = new Int32Array(0);
   private readonly range: TermRange = { baseFrom: 0, baseTo: 0, deltaFrom: 0, deltaTo: 0 };
 
   constructor(private readonly parameters: Bm25Parameters) {}
@@ -281,6 +294,7 @@ class View {
       this.touched = grown(this.touched, units);
       this.best = grown(this.best, units);
       this.bestListed = grown(this.bestListed, units);
+      this.matched = grown(this.matched, units);
     }
     this.postings.prepare();
   }
@@ -319,9 +333,9 @@ class View {
   }
 
   /** Scores the units for the query groups into `score`; returns how many it touched. */
-  scoreGroups(groups: readonly QueryGroup[]): number {
+  scoreGroups(groups: readonly QueryGroup[], countMatches = false): number {
     this.prepare();
-    const { parameters: { k1 }, live: size, tf, score, listed, touched, best, bestListed } = this;
+    const { parameters: { k1 }, live: size, tf, score, listed, touched, best, bestListed, matched } = this;
     let touchedCount = 0;
     for (const { forms, prefixes } of groups) {
       if (forms.length === 1) {
@@ -333,6 +347,7 @@ class View {
           tf[u] = 0;
           if (score[u] === 0) touched[touchedCount++] = u;
           score[u]! += (idf * t) / (k1 + t);
+          if (countMatches) matched[u]! += 1;
         }
         continue;
       }
@@ -358,6 +373,7 @@ class View {
         if (score[u] === 0) touched[touchedCount++] = u;
         score[u]! += idf * best[u]!;
         best[u] = 0;
+        if (countMatches) matched[u]! += 1;
       }
     }
     return touchedCount;
@@ -606,7 +622,7 @@ class Bm25Core implements RankingCore {
     }
     let count = 0;
     for (const [view, weight] of views) {
-      const scored = view.scoreGroups(groups);
+      const scored = view.scoreGroups(groups, view === this.whole);
       for (let i = 0; i < scored; i++) {
         const u = view.touched[i]!;
         const e = view.owner[u]!;
@@ -616,10 +632,14 @@ class Bm25Core implements RankingCore {
         view.score[u] = 0;
       }
     }
+    const { coordination } = parameters;
+    const matched = this.whole.matched;
     for (let i = 0; i < count; i++) {
       const e = touched[i]!;
       total[e]! += passageWeight * best[e]!;
       best[e] = 0;
+      if (coordination > 0 && groups.length > 1) total[e]! *= (matched[e]! / groups.length) ** coordination;
+      matched[e] = 0;
     }
     return count;
   }

@@ -33,17 +33,20 @@ function oracleScores(entries: readonly IndexEntry[], query: string, parameters:
     }
   });
   const passages = collectionScores(windows, scored, parameters).scores;
+  const matched = collectionScores(wholeFields, scored, parameters).matched;
   return whole.map((score, e) => {
     const best = Math.max(0, ...passages.filter((_, p) => owner[p] === e));
-    return score + leadWeight * leads[e]! + passageWeight * best;
+    const coordination = parameters.coordination > 0 && groups.length > 1 ? (matched[e]! / groups.length) ** parameters.coordination : 1;
+    return (score + leadWeight * leads[e]! + passageWeight * best) * coordination;
   });
 }
 
 /** BM25F over one collection of units (field token lists), for query groups; `held[g]`: some unit has tf~ > 0 for a form of group g. */
-function collectionScores(fieldTokens: readonly string[][][], groups: readonly { forms: readonly string[]; prefixes: boolean }[], parameters: Bm25Parameters, exactOnly = false): { scores: number[]; held: boolean[] } {
+function collectionScores(fieldTokens: readonly string[][][], groups: readonly { forms: readonly string[]; prefixes: boolean }[], parameters: Bm25Parameters, exactOnly = false): { scores: number[]; held: boolean[]; matched: number[] } {
   const n = fieldTokens.length;
   const average = [0, 1, 2, 3].map((f) => fieldTokens.reduce((sum, fields) => sum + fields[f]!.length, 0) / n);
   const scores = fieldTokens.map(() => 0);
+  const matched = fieldTokens.map(() => 0);
   const held = groups.map(({ forms, prefixes }) => {
     const tfsOf = (q: string) => fieldTokens.map((fields) =>
       fields.reduce((sum, tokens, f) => {
@@ -57,9 +60,10 @@ function collectionScores(fieldTokens: readonly string[][][], groups: readonly {
     const df = Math.max(...perForm.map((tfs) => tfs.filter((tf) => tf > 0).length));
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
     scores.forEach((_, d) => (scores[d]! += idf * Math.max(...perForm.map((tfs) => tfs[d]! / (parameters.k1 + tfs[d]!)))));
+    matched.forEach((_, d) => (matched[d]! += perForm.some((tfs) => tfs[d]! > 0) ? 1 : 0));
     return df > 0;
   });
-  return { scores, held };
+  return { scores, held, matched };
 }
 
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
@@ -80,6 +84,7 @@ const parameters = fc.record({
   weights: fc.tuple(fc.constantFrom(0, 0.5), fc.constantFrom(1, 3), fc.constantFrom(0, 1.5), fc.constantFrom(1, 2)),
   b: fc.tuple(fc.constantFrom(0, 0.5), fc.constantFrom(0, 0.5, 1), fc.constantFrom(0.5), fc.constantFrom(0.3, 0.75, 1)),
   prefix: fc.constantFrom(0, 0.3, 1),
+  coordination: fc.constantFrom(0, 1, 2),
   analysis: fc.record({ language: fc.oneof(fc.constant<"auto">("auto"), language), fallback: language, fold: fc.boolean(), segmentation: fc.constantFrom<"bigrams" | "words">("bigrams", "words") }),
   lead: fc.constantFrom(0, 2, 5, 50),
   leadWeight: fc.constantFrom(0, 1),

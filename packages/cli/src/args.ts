@@ -4,7 +4,7 @@
  * (for the locale) is handed in.
  */
 import { parseArgs } from "node:util";
-import { LOCALES, type ContractLocale, type IndexRanking } from "@sbissoli/mcp-search";
+import { LOCALES, type ContractLocale, type IndexLanguage, type IndexRanking } from "@sbissoli/mcp-search";
 import { chooseLocale, isServerLocale, type LocaleEnvironment } from "./locale.js";
 
 /** The defaults of `serve`, written once: the parser applies them and the help text shows them. */
@@ -22,7 +22,7 @@ export const SERVE_DEFAULTS = {
  * @example
  * const options: ServeArguments = { folder: "./docs", locale: "en", localeReason: "from LANG=en_US.UTF-8",
  *   limit: 10, maxChars: 20000, snippetChars: 240, maxFileBytes: 1048576, allowedHosts: [],
- *   allowedOrigins: [], ranking: "bm25", resources: true };
+ *   allowedOrigins: [], ranking: "bm25", language: "auto", resources: true };
  */
 export interface ServeArguments {
   readonly folder: string;
@@ -60,6 +60,11 @@ export interface ServeArguments {
   readonly ranking: IndexRanking;
   /** A folder for the index snapshot, for a warm start. @default undefined (no snapshot) */
   readonly cache?: string | undefined;
+  /**
+   * BM25's language for every document (`--language`), or `"auto"`: detected per document,
+   * the locale's language when unsure. @default "auto"
+   */
+  readonly language: IndexLanguage | "auto";
   /** Offer the documents as MCP resources; `--no-resources` turns them off. @default true */
   readonly resources: boolean;
 }
@@ -93,6 +98,7 @@ const OPTIONS = {
   "allowed-origin": { type: "string", multiple: true },
   token: { type: "string" },
   ranking: { type: "string" },
+  language: { type: "string" },
   cache: { type: "string" },
   "no-resources": { type: "boolean" },
 } as const;
@@ -196,6 +202,9 @@ export function parseCommandLine(argv: readonly string[], environment: LocaleEnv
     const { locale, reason: localeReason } = chooseLocale(parseLocaleFlag(values.locale), environment);
     const ranking = values.ranking ?? SERVE_DEFAULTS.ranking;
     if (ranking !== "bm25" && ranking !== "rule") throw new UsageError(`--ranking must be bm25 or rule (got ${JSON.stringify(ranking)}).`);
+    const language = values.language ?? "auto";
+    if (!["auto", "pt", "es", "en"].includes(language)) throw new UsageError(`--language must be auto, pt, es or en (got ${JSON.stringify(language)}).`);
+    if (ranking === "rule" && values.language !== undefined) throw new UsageError("--language applies to --ranking bm25 only.");
     return {
       command: "serve",
       options: {
@@ -213,6 +222,7 @@ export function parseCommandLine(argv: readonly string[], environment: LocaleEnv
         allowedOrigins: (values["allowed-origin"] ?? []).map(parseOrigin),
         token: parseToken(values.token),
         ranking,
+        language: language as IndexLanguage | "auto",
         cache: values.cache,
         resources: values["no-resources"] !== true,
       },
@@ -257,6 +267,11 @@ Options of serve:
   --max-file-bytes N     larger files are skipped (default ${SERVE_DEFAULTS.maxFileBytes})
   --ranking bm25|rule    bm25 (default): BM25F with term frequency and length normalisation,
                          for prose; rule: the library's rule, for catalogues of short titles
+  --language auto|pt|es|en
+                         the documents' language for BM25's stopwords and plural folding.
+                         auto (default): detected per document (Portuguese, Spanish, English),
+                         the --locale's language when unsure. Words of every script are
+                         found whatever the language
   --cache DIR            keep a snapshot of the index in DIR: a restart reads again only the
                          files whose path, size or modification time changed
   --vocabulary FILE      JSON table of { asked, source[] } pairs: everyday words to the

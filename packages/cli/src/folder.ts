@@ -13,8 +13,8 @@ import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createIndex, tokenize, type IndexEntry, type IndexRanking, type SearchIndex, type Vocabulary } from "@sbissoli/mcp-search";
-import { decodeUtf8, extractDocument, sectionHeadings, SUPPORTED_EXTENSIONS } from "./documents.js";
+import { createIndex, tokenize, type IndexEntry, type IndexLanguage, type IndexRanking, type SearchIndex, type Vocabulary } from "@sbissoli/mcp-search";
+import { decodeUtf8, extractDocument, isGenericHeading, sectionHeadings, SUPPORTED_EXTENSIONS } from "./documents.js";
 import { markdownToText } from "./markdown.js";
 import { releaseMemory } from "./memory.js";
 import { documentId, readInside, type InsideRead, relativeMessage, resolveInside } from "./paths.js";
@@ -129,6 +129,10 @@ export interface FolderOptions {
   readonly cache?: string | undefined;
   /** What else the snapshot must match, e.g. a hash of the vocabulary file. @default "" */
   readonly vocabularyKey?: string | undefined;
+  /** BM25 only: every document's language, or `"auto"` (detected per document). @default "auto" */
+  readonly language?: IndexLanguage | "auto" | undefined;
+  /** BM25 only: a document's language when `"auto"` is unsure: the locale's. @default "en" */
+  readonly fallbackLanguage?: IndexLanguage | undefined;
 }
 
 /**
@@ -219,7 +223,9 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   const removed = new Set<string>();
   const documents = new Map<string, FolderDocument>();
   // Replaced once, when the first indexing loads a saved snapshot.
-  let index = createIndex([], { ranking });
+  // BM25's analysis: the languages go into the index, its settings into the snapshot's fingerprint.
+  const analysis = ranking === "bm25" ? { language: options.language ?? "auto", fallbackLanguage: options.fallbackLanguage ?? "en" } : {};
+  let index = createIndex([], { ranking, ...analysis });
   let indexing: IndexingProgress | undefined;
   const snapshot: FolderSnapshot = {
     documents, removed,
@@ -245,7 +251,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     for (const listener of listeners) listener();
   };
   const watch = createTreeWatch(root, { log, enabled: options.watch ?? true, watch: options.watchFolder, onEvent: signal });
-  const cache = options.cache === undefined ? undefined : openSnapshotCache(options.cache, root, { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "" }, documentId, log);
+  const cache = options.cache === undefined ? undefined : openSnapshotCache(options.cache, root, { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "", ...analysis }, documentId, log);
   const loaded = new Map<string, LoadedDocument>();
   let saveTimer: NodeJS.Timeout | undefined;
   /** How many known files changed while they were read, and are read again by the next refresh. */
@@ -563,8 +569,11 @@ export function documentEntry(relative: string, source: string, settings: EntryS
   const { title, text, format } = extractDocument(relative, source, settings.linksResolve ? { url } : {});
   const asked = vocabulary.askedWordsFor(`${title}\n${text}`);
   // BM25 reads a Markdown or HTML document's section headings as its keywords: they name what
-  // it covers in few words (measured on the relevance bench, docs/performance.md).
-  const keywords = ranking === "bm25" && (format === "markdown" || format === "html") ? [...asked, ...sectionHeadings(text)] : asked;
+  // it covers in few words (measured on the relevance bench, docs/performance.md). A generic
+  // heading ("Introduction", "Introdução", "Uso") names no subject: it stays an ordinary word of
+  // the text, so that it does not put one page first for every query that holds it.
+  const headings = ranking === "bm25" && (format === "markdown" || format === "html") ? sectionHeadings(text).filter((heading) => !isGenericHeading(heading)) : [];
+  const keywords = [...asked, ...headings];
   // Markdown and HTML are indexed as plain text: a link's target or a badge's URL is markup, and
   // its words ("https", "svg") would otherwise count in every page that links.
   const plain = format === "markdown" || format === "html" ? markdownToText(text) : text;

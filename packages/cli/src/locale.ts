@@ -5,7 +5,7 @@
  * of their messages. Nothing here reads `process.env` itself: the caller hands the environment
  * in, so the rule is a pure function, tested without spawning anything.
  */
-import { LOCALES, type ContractLocale } from "@sbissoli/mcp-search";
+import { LOCALES, type ContractLocale, type IndexLanguage } from "@sbissoli/mcp-search";
 
 /**
  * The variables read, strongest first: `LC_ALL` overrides `LC_MESSAGES`, which overrides `LANG`
@@ -94,4 +94,14 @@ export function describeLocaleChoice(choice: LocaleChoice): string {
 /** True for a `--locale` value the server speaks. */
 export function isServerLocale(value: string): value is ContractLocale {
   return (LOCALES as readonly string[]).includes(value);
+}
+
+/**
+ * The BM25 language of a locale: what a document whose language detection is unsure is read as.
+ *
+ * @example
+ * languageOfLocale("pt-BR"); // => "pt"
+ */
+export function languageOfLocale(locale: ContractLocale): IndexLanguage {
+  return locale === "pt-BR" ? "pt" : locale === "es" ? "es" : "en";
 }

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { ServeArguments } from "./args.js";
 import { openFolder } from "./folder.js";
-import { describeLocaleChoice } from "./locale.js";
+import { describeLocaleChoice, languageOfLocale } from "./locale.js";
 import { serveFolderStdio, type FolderServerOptions } from "./serve.js";
 import { folderTexts } from "./texts.js";
 import { loadVocabulary } from "./vocabulary-file.js";
@@ -39,7 +39,7 @@ export async function startServing(args: ServeArguments, { version, log, environ
   // at once, and a search meanwhile answers with what is indexed so far.
   const folder = await openFolder({
     root: args.folder, vocabulary, baseUrl: args.baseUrl, maxFileBytes: args.maxFileBytes, ranking: args.ranking, log,
-    cache: args.cache, vocabularyKey,
+    cache: args.cache, vocabularyKey, language: args.language, fallbackLanguage: languageOfLocale(args.locale),
   });
   // After the folder's checks, so that a bad folder is one sentence on stderr.
   log(describeLocaleChoice({ locale: args.locale, reason: args.localeReason }));
