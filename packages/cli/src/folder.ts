@@ -17,21 +17,18 @@ import { createIndex, tokenize, type IndexEntry, type IndexLanguage, type IndexR
 import { decodeUtf8, extractDocument, isGenericHeading, sectionHeadings, SUPPORTED_EXTENSIONS } from "./documents.js";
 import { markdownToText } from "./markdown.js";
 import { releaseMemory } from "./memory.js";
-import { documentId, readInside, type InsideRead, relativeMessage, resolveInside } from "./paths.js";
+import { documentId, readInside, type InsideRead, relativeMessage, resolveInside, VENDOR_FOLDERS } from "./paths.js";
 import { openSnapshotCache, type SnapshotFile } from "./snapshot.js";
 import { createTreeWatch, settleEvents, type TreeWatchOptions } from "./watch.js";
 
+// The vendor folders live beside the containment check, which applies them to a link's target too.
+export { VENDOR_FOLDERS } from "./paths.js";
+
 /**
- * Folders never indexed, wherever they are: version control, dependencies, build output and
- * virtual environments. Every folder whose name starts with "." is skipped too.
- *
- * @example
- * VENDOR_FOLDERS.has("node_modules"); // => true
+ * The most removed ids a folder remembers, to tell a stale id ("moved or deleted") from an
+ * unknown one; past it the oldest is forgotten, and answered as unknown.
  */
-export const VENDOR_FOLDERS: ReadonlySet<string> = new Set([
-  "node_modules", "bower_components", "jspm_packages", "vendor", "dist", "build", "out", "target",
-  "coverage", "venv", "env", "__pycache__", "site-packages", "_build", "__MACOSX",
-]);
+export const REMOVED_IDS_KEPT = 10_000;
 
 /** The largest file indexed, by default: 1 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -78,9 +75,10 @@ export interface IndexingProgress {
 
 /**
  * The folder as of the last refresh: its documents by relative path, the index over them, and
- * the ids that existed earlier in this session but are gone now. The maps and the index are
- * updated in place, one file at a time. `indexing` is set while a refresh is still reading files:
- * the snapshot then holds what is indexed so far.
+ * the ids that existed earlier in this session but are gone now (the last
+ * {@link REMOVED_IDS_KEPT}). The maps and the index are updated in place, one file at a time.
+ * `indexing` is set while a refresh is still reading files: the snapshot then holds what is
+ * indexed so far.
  *
  * @example
  * const { documents, index }: FolderSnapshot = await folder.refresh();
@@ -326,6 +324,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
         index.remove(before.id);
         documents.delete(relative);
         removed.add(before.id);
+        // The oldest first: a session that deletes uniquely named files forever keeps a bounded set.
+        if (removed.size > REMOVED_IDS_KEPT) removed.delete(removed.values().next().value as string);
         generation += 1;
       }
       return;
@@ -396,7 +396,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     // The subtrees to check: the targets with no target above them.
     const tops = targets === "all" ? [""] : [...targets].filter((folder) => !hasAncestorIn(folder, targets));
     const under = (relative: string) => tops.some((top) => top === "" || relative.startsWith(`${top}/`));
-    const listed = tops.flatMap((top) => walk(root, targets === "all" ? log : () => undefined, visit, top));
+    const listed = tops.flatMap((top) => walk(root, log, visit, top));
     if (targets === "all") {
       watch.retain(folders);
       links = listed.filter((file) => file.link);
@@ -648,6 +648,7 @@ function isStale(before: Known | undefined, info: FileStat): boolean {
 /** What each refusal of {@link readInside} means, in a log line. */
 const SKIP_REASONS: Readonly<Record<Exclude<InsideRead, { ok: true }>["why"], string>> = {
   outside: "it resolves outside the folder",
+  "not-served": "it leads to a hidden file, into a vendor folder or to an unsupported file",
   missing: "it vanished before it could be read",
   "not-file": "it is not a regular file",
   "too-large": "it grew over the size cap",

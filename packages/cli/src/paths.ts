@@ -1,12 +1,18 @@
 /**
- * Paths that come from a model are untrusted input. This module holds the ONE containment check
- * every disk access goes through ({@link resolveInside}), and the lexical clean-up that turns an
- * id, a bare path, a url or a `file://` URI into a path relative to the served root.
+ * Paths that come from a model are untrusted input. This module holds the containment check of
+ * every disk access, and the lexical clean-up that turns an id, a bare path, a url or a `file://`
+ * URI into a path relative to the served root.
+ *
+ * The check has two entry points over one resolution ({@link containedPath}: one realpath, the
+ * root check, and the rule of what is served, {@link isServedPath}, applied to the resolved
+ * target): {@link readInside} reads a file's bytes (indexing, snippets, fetch, resources/read),
+ * and {@link resolveInside} only stats a symbolic link's target (the refresh's change check).
+ * Nothing else opens a document.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync } from "node:fs";
-import { realpath } from "node:fs/promises";
-import { isAbsolute, relative as relativePath, resolve, sep } from "node:path";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats } from "node:fs";
+import { extname, isAbsolute, relative as relativePath, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SUPPORTED_EXTENSIONS } from "./documents.js";
 
 /** The id prefix of every document: `doc:guides/brewing.md`. */
 export const ID_PREFIX = "doc:";
@@ -41,23 +47,105 @@ export interface RootAddress {
 }
 
 /**
+ * Folders never indexed, wherever they are: version control, dependencies, build output and
+ * virtual environments. Every folder whose name starts with "." is skipped too.
+ *
+ * @example
+ * VENDOR_FOLDERS.has("node_modules"); // => true
+ */
+export const VENDOR_FOLDERS: ReadonlySet<string> = new Set([
+  "node_modules", "bower_components", "jspm_packages", "vendor", "dist", "build", "out", "target",
+  "coverage", "venv", "env", "__pycache__", "site-packages", "_build", "__MACOSX",
+]);
+
+/**
+ * True when a path relative to the root names something the server serves: no segment hidden
+ * (starting with ".") or a vendor folder ({@link VENDOR_FOLDERS}), and a supported extension.
+ * The folder's walk skips such names as it lists them; {@link containedPath} applies the rule to
+ * where a symbolic link leads, so `env.txt -> .env` or `notes.md -> node_modules/x/README.md`
+ * serve nothing.
+ *
+ * @example
+ * isServedPath("guides/brewing.md"); // => true
+ * isServedPath(".git/config");       // => false
+ * isServedPath("docs/.secret.md");   // => false
+ * isServedPath(".env");              // => false
+ * isServedPath("keys/id_rsa");       // => false (no supported extension)
+ */
+export function isServedPath(relative: string): boolean {
+  const parts = relative.split(BACKSLASH_SEPARATES ? /[\\/]/ : "/");
+  const last = parts[parts.length - 1] ?? "";
+  for (const [index, part] of parts.entries()) {
+    if (part.startsWith(".") || (index < parts.length - 1 && VENDOR_FOLDERS.has(part))) return false;
+  }
+  return SUPPORTED_EXTENSIONS.has(extname(last).toLowerCase());
+}
+
+/**
+ * The file system calls of the containment check. Tests pass a wrapper that swaps a file
+ * between the check and the open, to show each after-open check stopping the swap on its own.
+ *
+ * @example
+ * const fs: InsideFileSystem = { ...NODE_FILE_SYSTEM, noFollow: 0 }; // as where O_NOFOLLOW is missing
+ */
+export interface InsideFileSystem {
+  realpath(path: string): string;
+  lstat(path: string): Pick<Stats, "dev" | "ino" | "isFile">;
+  open(path: string, flags: number): number;
+  fstat(fd: number): Pick<Stats, "dev" | "ino" | "isFile" | "size" | "mtimeMs">;
+  read(fd: number, buffer: Buffer, offset: number, length: number, position: number): number;
+  close(fd: number): void;
+  /** The path the system holds for an open descriptor, or `undefined` where it names none. */
+  descriptorPath(fd: number): string | undefined;
+  /** `O_NOFOLLOW`, or 0 where the platform lacks it (Windows). */
+  readonly noFollow: number;
+}
+
+/** The real file system: libuv's realpath (`realpathSync.native`) and `/proc/self/fd` on Linux. */
+export const NODE_FILE_SYSTEM: InsideFileSystem = {
+  realpath: (path) => realpathSync.native(path),
+  lstat: (path) => lstatSync(path),
+  open: (path, flags) => openSync(path, flags),
+  fstat: (fd) => fstatSync(fd),
+  read: (fd, buffer, offset, length, position) => readSync(fd, buffer, offset, length, position),
+  close: (fd) => closeSync(fd),
+  descriptorPath,
+  noFollow: constants.O_NOFOLLOW ?? 0,
+};
+
+/**
+ * The one resolution of the containment check: `relative` resolved under `root` with every
+ * symbolic link followed (one realpath), then refused when it lands outside the root or on
+ * something not served ({@link isServedPath}, applied to the target's path relative to the root).
+ * Throws the file system's error for a path that does not resolve.
+ */
+function containedPath(root: string, relative: string, fs: InsideFileSystem): { real: string } | { refused: "outside" | "not-served" } {
+  const real = fs.realpath(resolve(root, relative));
+  if (!isWithin(root, real)) return { refused: "outside" };
+  const rel = relativePath(root, real);
+  return rel === "" || !isServedPath(rel) ? { refused: "not-served" } : { real };
+}
+
+/**
  * Resolves `relative` under `root` and returns the real path (symlinks resolved) only when it
- * is inside the root. A link inside the root that points outside, a missing file, or a path that
- * climbs out all give `null`. `root` must itself be a real path.
+ * is inside the root and names a served file ({@link containedPath}, the same resolution as
+ * {@link readInside}). A link inside the root that points outside or at a hidden or vendor file,
+ * a missing file, or a path that climbs out all give `null`. `root` must itself be a real path.
+ * It only resolves: reading goes through {@link readInside}.
  *
  * @example
  * await resolveInside("/srv/docs", "guides/brewing.md"); // => "/srv/docs/guides/brewing.md"
  * await resolveInside("/srv/docs", "../etc/passwd");     // => null
+ * await resolveInside("/srv/docs", "env.txt");           // => null (a link to .env)
  */
-export async function resolveInside(root: string, relative: string): Promise<string | null> {
+export async function resolveInside(root: string, relative: string, fs: InsideFileSystem = NODE_FILE_SYSTEM): Promise<string | null> {
   if (relative.includes("\0")) return null;
-  let real: string;
   try {
-    real = await realpath(resolve(root, relative));
+    const found = containedPath(root, relative, fs);
+    return "real" in found ? found.real : null;
   } catch {
     return null;
   }
-  return isWithin(root, real) ? real : null;
 }
 
 /**
@@ -69,54 +157,54 @@ export async function resolveInside(root: string, relative: string): Promise<str
  */
 export type InsideRead =
   | { readonly ok: true; readonly bytes: Buffer; readonly modified: number; readonly size: number }
-  | { readonly ok: false; readonly why: "outside" | "missing" | "not-file" | "too-large" | "changed" | "unreadable"; readonly code?: string };
-
-/** `O_NOFOLLOW` where the platform has it (not on Windows, where it is 0 and links are checked by fstat). */
-const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+  | { readonly ok: false; readonly why: "outside" | "not-served" | "missing" | "not-file" | "too-large" | "changed" | "unreadable"; readonly code?: string };
 
 /**
  * Checks and reads `relative` under `root` as ONE operation on one file descriptor, so a file
  * swapped for a symbolic link between the check and the read cannot make it read anything outside
- * the root. The path is resolved (`realpath`) and checked to be inside the root; the real path is
- * opened with `O_NOFOLLOW` (a link swapped in as its last part fails to open); the descriptor's
- * device and inode must be those of the checked path; where the system names an open descriptor's
- * file (`/proc/self/fd` on Linux), that name must be inside the root too (a folder above the file
- * swapped for a link). Only then is the descriptor read, at most `max` bytes. `O_NONBLOCK` keeps a
- * FIFO swapped in from blocking the server. Synchronous on purpose: a file is capped, and one
- * blocking read from the page cache is about twice as fast as `readFile`'s thread-pool round trips.
+ * the root. The path is resolved and checked ({@link containedPath}: inside the root, and served:
+ * a link to `.env` is refused as `"not-served"`); the real path is opened with `O_NOFOLLOW` (a
+ * link swapped in as its last part fails to open); the descriptor's device and inode must be those
+ * of the checked path (a folder above the file swapped for a link to another folder); where the
+ * system names an open descriptor's file (`/proc/self/fd` on Linux), that name must be inside the
+ * root too (a folder moved out and linked back, the same inode). Only then is the descriptor
+ * read, at most `max` bytes. `O_NONBLOCK` keeps a FIFO swapped in from blocking the server.
+ * Synchronous on purpose: a file is capped, and one blocking read from the page cache is about
+ * twice as fast as `readFile`'s thread-pool round trips. `fs` is for tests.
  *
  * @example
  * readInside("/srv/docs", "guides/brewing.md", 1 << 20); // => { ok: true, bytes: <Buffer …>, … }
  * readInside("/srv/docs", "leak.md", 1 << 20);           // => { ok: false, why: "outside" } (a link to /etc/passwd)
  */
-export function readInside(root: string, relative: string, max: number): InsideRead {
+export function readInside(root: string, relative: string, max: number, fs: InsideFileSystem = NODE_FILE_SYSTEM): InsideRead {
   if (relative.includes("\0")) return { ok: false, why: "outside" };
   let real: string;
   let checked: { dev: number; ino: number; isFile(): boolean };
   try {
-    real = realpathSync.native(resolve(root, relative));
-    if (!isWithin(root, real)) return { ok: false, why: "outside" };
-    checked = lstatSync(real);
+    const found = containedPath(root, relative, fs);
+    if ("refused" in found) return { ok: false, why: found.refused };
+    real = found.real;
+    checked = fs.lstat(real);
   } catch (error) {
     return failed(error);
   }
   if (!checked.isFile()) return { ok: false, why: "not-file" };
   let fd: number;
   try {
-    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | NO_FOLLOW);
+    fd = fs.open(real, constants.O_RDONLY | constants.O_NONBLOCK | fs.noFollow);
   } catch (error) {
     return failed(error);
   }
   try {
-    const info = fstatSync(fd);
+    const info = fs.fstat(fd);
     if (info.dev !== checked.dev || info.ino !== checked.ino || !info.isFile()) return { ok: false, why: "changed" };
-    const named = descriptorPath(fd);
+    const named = fs.descriptorPath(fd);
     if (named !== undefined && !isWithin(root, named.replace(/ \(deleted\)$/, ""))) return { ok: false, why: "changed" };
     if (info.size > max) return { ok: false, why: "too-large" };
     const buffer = Buffer.allocUnsafe(info.size);
     let read = 0;
     while (read < info.size) {
-      const n = readSync(fd, buffer, read, info.size - read, read);
+      const n = fs.read(fd, buffer, read, info.size - read, read);
       if (n === 0) break; // the file shrank since fstat
       read += n;
     }
@@ -124,7 +212,7 @@ export function readInside(root: string, relative: string, max: number): InsideR
   } catch (error) {
     return failed(error);
   } finally {
-    closeSync(fd);
+    fs.close(fd);
   }
 }
 

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
@@ -163,9 +163,13 @@ describe("paths that cannot be read", () => {
     await mkdir(join(root, "locked"));
     await writeFile(join(root, "locked", "inside.md"), "# Locked\n\nzebrafish locked\n");
     await chmod(join(root, "locked"), 0o644);
+    await mkdir(join(root, "closed"));
+    await chmod(join(root, "closed"), 0o000); // cannot even be listed
     const first = await call(client, "search", { query: "zebrafish" });
     expect(first.isError).toBeFalsy();
     expect(answerText(first)).not.toContain(workspace);
+    // The run-time walk logs what it skips, as the startup walk does.
+    expect(server.stderr()).toMatch(/skipped folder closed: it cannot be read \(EACCES\)/);
     // Later changes are still seen: the index is not frozen at the failure.
     await rm(join(root, "good.md"));
     await writeFile(join(root, "new.md"), "# New\n\nzebrafish fresh\n");
@@ -191,6 +195,44 @@ describe("paths that cannot be read", () => {
     const after = await call(client, "search", { query: "platypus" });
     expect((after.structuredContent?.["results"] as { id: string }[]).map((hit) => hit.id)).toStrictEqual(["doc:late.md"]);
     await client.close();
+  });
+});
+
+describe("links inside the folder to hidden and vendor files", () => {
+  it("serves nothing through a link to .env, .git/config, a hidden file, node_modules or an unsupported file", async () => {
+    await writeFile(join(root, ".env"), "API_KEY=sk-live-quokka-0123456789\n");
+    await mkdir(join(root, ".git"));
+    await writeFile(join(root, ".git", "config"), '[remote "origin"]\n\turl = https://quokka:ghp_token0123@github.com/x/y.git\n');
+    await writeFile(join(root, ".secret.md"), "# Secret\n\nquokka private notes\n");
+    await mkdir(join(root, "node_modules", "pkg"), { recursive: true });
+    await writeFile(join(root, "node_modules", "pkg", "README.md"), "# Pkg\n\nquokka vendored\n");
+    await writeFile(join(root, "id_quokka"), "quokka private key\n");
+    const links: [string, string][] = [
+      ["env.txt", ".env"],
+      ["git-config.md", ".git/config"],
+      ["secret.md", ".secret.md"],
+      ["vendored.md", "node_modules/pkg/README.md"],
+      ["key.md", "id_quokka"],
+    ];
+    for (const [link, target] of links) await symlink(join(root, target), join(root, link));
+    const server = await serve();
+    const client = await connectHttp(server.url);
+    try {
+      const found = await call(client, "search", { query: "quokka" });
+      expect(found.structuredContent?.["results"]).toStrictEqual([]);
+      for (const [link] of links) {
+        const fetched = await call(client, "fetch", { id: `doc:${link}` });
+        expect(fetched.isError, link).toBe(true);
+        expect(answerText(fetched), link).not.toMatch(/quokka|sk-live|ghp_token/);
+        await expect(client.readResource({ uri: `mcp-search://doc/${link}` }), link).rejects.toThrow(/no document/i);
+      }
+      // A link to a served file is still served.
+      await symlink(join(root, "good.md"), join(root, "alias.md"));
+      const alias = await call(client, "search", { query: "zebrafish" });
+      expect((alias.structuredContent?.["results"] as { id: string }[]).map((hit) => hit.id).sort()).toStrictEqual(["doc:alias.md", "doc:good.md"]);
+    } finally {
+      await client.close();
+    }
   });
 });
 
