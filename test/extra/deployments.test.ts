@@ -180,8 +180,10 @@ describe("a v1 server on zod 3", () => {
         "const { tools } = await client.listTools();",
         'const found = await client.callTool({ name: "search", arguments: { query: "soja" } });',
         'const refused = await client.callTool({ name: "search", arguments: { query: "soja", limit: 5 } });',
+        'const tooLong = await client.callTool({ name: "search", arguments: { query: "x".repeat(3000) } });',
         "await client.close();",
-        "console.log(JSON.stringify({ tools: tools.map((tool) => tool.name), found: found.structuredContent, refused: refused.isError }));",
+        "const query = tools.find((tool) => tool.name === \"search\")?.inputSchema.properties?.[\"query\"];",
+        "console.log(JSON.stringify({ tools: tools.map((tool) => tool.name), found: found.structuredContent, refused: refused.isError, tooLong: tooLong.isError, query }));",
         "",
       ].join("\n"),
     );
@@ -199,6 +201,10 @@ describe("a v1 server on zod 3", () => {
       tools: ["echo", "search", "fetch"],
       found: { results: [{ id: "page:/soja", title: "Produção de soja", url: "https://example.org/soja" }] },
       refused: true, // the strict input schema still refuses a key outside the contract
+      tooLong: true, // and a query over MAX_QUERY_LENGTH
+      // What docs/factory.md's compatibility table says: zod 3.25's copy of zod 4, which this v1
+      // SDK converts with, publishes neither the description nor the maxLength.
+      query: { type: "string" },
     });
   }, 120_000);
 });
