@@ -11,9 +11,18 @@
  * checksum do not match, whose index `loadIndex` refuses, or whose file table does not name
  * exactly the index's documents, is ignored with one line on stderr, never trusted and never a
  * crash. Writing is atomic: a temporary file, then a rename over the old one.
+ *
+ * The cache folder is trusted only when nobody else can write it: anyone who can write there can
+ * forge a snapshot, checksum included, and poison titles and indexed text. So a folder owned by
+ * another user, or writable by group or others (a shared one, or a path under /tmp made in
+ * advance by someone else), is refused with one sentence. Inside it, nothing at a name is
+ * followed or waited on: the temporary file is created new (`O_EXCL | O_NOFOLLOW`, mode 600) under
+ * a random name, and the snapshot is opened with `O_NOFOLLOW | O_NONBLOCK`, must be a regular file
+ * (not a FIFO, which would block the read forever, nor a link to `/dev/zero`), and is read only
+ * up to {@link MAX_SNAPSHOT_BYTES}.
  */
-import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { loadIndex, type SearchIndex } from "@sbissoli/mcp-search";
 
@@ -48,9 +57,69 @@ const VERSION = 3;
 /** One file's row in the table: [path, size, modified, changed, title, format] (title and format null when skipped). */
 type Row = [string, number, number, number, string | null, string | null];
 
+/**
+ * The largest snapshot read: 1 GiB. The 20,000-file bench folder's is about 40 MB; a larger file
+ * is ignored and the folder indexed in full.
+ */
+export const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
+
+/** `O_NOFOLLOW` where the platform has it (0 on Windows). */
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * The bytes of the snapshot file at `path`: opened without following a link and without waiting
+ * (a FIFO), checked to be a regular file of at most `max` bytes, read on that one descriptor.
+ * Throws the file system's error (ENOENT when there is none), or saying why it is refused.
+ */
+function readSnapshotBytes(path: string, max: number): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | NO_FOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new Error("it is a symbolic link");
+    throw error;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new Error("it is not a regular file");
+    if (info.size > max) throw new Error(`it is ${info.size} bytes, over the ${max}-byte cap`);
+    const bytes = Buffer.allocUnsafe(info.size);
+    let read = 0;
+    while (read < info.size) {
+      const n = readSync(fd, bytes, read, info.size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return bytes.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Creates the cache folder when missing (mode 700), and refuses one that someone else could write:
+ * owned by another user, or writable by group or others. Not checked on Windows, which has no
+ * such modes.
+ */
+function checkCacheFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const info = statSync(dir);
+  if (!info.isDirectory()) throw new Error(`--cache ${dir} is not a folder.`);
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  if (info.uid !== uid) {
+    throw new Error(`--cache ${dir} belongs to another user (uid ${info.uid}), who could forge its snapshot: use a folder of your own, such as ~/.cache/mcp-search.`);
+  }
+  if ((info.mode & 0o022) !== 0) {
+    throw new Error(
+      `--cache ${dir} is writable by ${(info.mode & 0o002) !== 0 ? "others" : "its group"} (mode ${(info.mode & 0o7777).toString(8)}), who could forge its snapshot: run chmod 700 on it, or use a folder of your own.`,
+    );
+  }
+}
+
 /** Reads a snapshot file, or throws saying why it cannot be trusted. */
 function readSnapshotFile(path: string, fingerprint: string, idOf: (relative: string) => string): LoadedSnapshot {
-  const bytes = readFileSync(path);
+  const bytes = readSnapshotBytes(path, MAX_SNAPSHOT_BYTES);
   const end = bytes.indexOf(10);
   if (end === -1) throw new Error("it is not an mcp-search snapshot");
   let head: { magic?: unknown; version?: unknown; fingerprint?: unknown; files?: unknown; index?: unknown; sha256?: unknown };
@@ -87,15 +156,15 @@ function readSnapshotFile(path: string, fingerprint: string, idOf: (relative: st
 }
 
 /**
- * Opens the snapshot of `root` in `dir` (created when missing). `options` are what the index
- * depends on besides the files; a snapshot made with others is ignored. `idOf` gives a file's
- * document id.
+ * Opens the snapshot of `root` in `dir` (created when missing, mode 700). `options` are what the
+ * index depends on besides the files; a snapshot made with others is ignored. `idOf` gives a
+ * file's document id. Throws one sentence when `dir` is not a folder only this user can write.
  *
  * @example
  * const cache = openSnapshotCache("/tmp/cache", "/srv/docs", { ranking: "bm25" }, documentId, console.error);
  */
 export function openSnapshotCache(dir: string, root: string, options: Readonly<Record<string, unknown>>, idOf: (relative: string) => string, log: (line: string) => void): SnapshotCache {
-  mkdirSync(dir, { recursive: true });
+  checkCacheFolder(dir);
   const name = `mcp-search-${createHash("sha256").update(root).digest("hex").slice(0, 16)}.snapshot`;
   const path = join(dir, name);
   const fingerprint = JSON.stringify({ root, ...options });
@@ -112,7 +181,8 @@ export function openSnapshotCache(dir: string, root: string, options: Readonly<R
       }
     },
     save(index, files) {
-      const temporary = `${path}.${process.pid}.tmp`;
+      // A random name, created new: a link or a file planted at a guessable name is never followed.
+      const temporary = `${path}.${randomBytes(8).toString("hex")}.tmp`;
       try {
         const rows: Row[] = [];
         for (const [relative, file] of files) rows.push([relative, file.size, file.modified, file.changed, file.title ?? null, file.format ?? null]);
@@ -120,7 +190,7 @@ export function openSnapshotCache(dir: string, root: string, options: Readonly<R
         const bytes = index.snapshot();
         const sha256 = createHash("sha256").update(table).update(bytes).digest("hex");
         const head = Buffer.from(`${JSON.stringify({ magic: MAGIC, version: VERSION, fingerprint, files: table.length, index: bytes.length, sha256 })}\n`);
-        const fd = openSync(temporary, "w");
+        const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o600);
         try {
           for (const part of [head, table, bytes]) writeSync(fd, part);
         } finally {

@@ -1,9 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createIndex } from "@sbissoli/mcp-search";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSnapshotCache, type SnapshotFile } from "../src/snapshot.js";
+import { AS_ROOT, BIN as BIN_PATH, NOBODY, StdioBin } from "./_cli-spawn.js";
 
 const idOf = (relative: string) => `doc:${relative}`;
 const FILES: ReadonlyMap<string, SnapshotFile> = new Map([
@@ -76,5 +79,103 @@ describe("openSnapshotCache", () => {
     const { lines, loaded } = reopen(dir);
     expect(lines).toStrictEqual([expect.stringMatching(/^snapshot ignored: .*names a document its index lacks/)]);
     expect(loaded).toBeUndefined();
+  });
+});
+
+describe("openSnapshotCache: a cache folder others could write", () => {
+  /** A fresh folder under the system's temporary folder, removed after the test. */
+  function folder(): string {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-search-cache-"));
+    dirs.push(dir);
+    return dir;
+  }
+
+  it.each([
+    [0o777, /writable by others \(mode 777\)/],
+    [0o775, /writable by its group \(mode 775\)/],
+    [0o1777, /writable by others \(mode 1777\)/],
+  ])("refuses a folder of mode %o, with one sentence", (mode, why) => {
+    const dir = folder();
+    chmodSync(dir, mode);
+    expect(() => openSnapshotCache(dir, "/srv/docs", {}, idOf, () => undefined)).toThrow(why);
+  });
+
+  it.runIf(AS_ROOT)("refuses a folder owned by another user", () => {
+    const dir = folder();
+    chownSync(dir, NOBODY.uid, NOBODY.gid);
+    expect(() => openSnapshotCache(dir, "/srv/docs", {}, idOf, () => undefined)).toThrow(/belongs to another user \(uid 65534\)/);
+  });
+
+  it("creates a missing folder only its user can enter", () => {
+    const dir = join(folder(), "new", "cache");
+    openSnapshotCache(dir, "/srv/docs", {}, idOf, () => undefined);
+    expect(spawnSync("stat", ["-c", "%a", dir], { encoding: "utf8" }).stdout.trim()).toBe("700");
+  });
+});
+
+describe("openSnapshotCache: nothing at a name is followed or waited on", () => {
+
+  /** The snapshot path a cache in `dir` uses for /srv/docs. */
+  function snapshotPath(dir: string): string {
+    openSnapshotCache(dir, "/srv/docs", { ranking: "bm25" }, idOf, () => undefined).save(INDEX(), FILES);
+    const [name] = readdirSync(dir).filter((file) => file.endsWith(".snapshot"));
+    rmSync(join(dir, name as string));
+    return join(dir, name as string);
+  }
+
+  it("never writes through a link planted at the old temporary name (pid-based)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-search-cache-"));
+    dirs.push(dir);
+    const path = snapshotPath(dir);
+    const victim = join(dir, "victim.txt");
+    writeFileSync(victim, "precious");
+    symlinkSync(victim, `${path}.${process.pid}.tmp`);
+    openSnapshotCache(dir, "/srv/docs", { ranking: "bm25" }, idOf, () => undefined).save(INDEX(), FILES);
+    expect(readFileSync(victim, "utf8")).toBe("precious");
+    expect(reopen(dir).loaded?.files).toStrictEqual(FILES);
+  });
+
+  it.each([
+    ["a link to /dev/zero", (path: string) => symlinkSync("/dev/zero", path), /it is a symbolic link/],
+    ["a FIFO", (path: string) => void spawnSync("mkfifo", [path]), /it is not a regular file/],
+    ["a folder", (path: string) => mkdirSync(path), /it is not a regular file/],
+  ])("ignores %s at the snapshot path at once, with one line", (_kind, plant, why) => {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-search-cache-"));
+    dirs.push(dir);
+    plant(snapshotPath(dir));
+    const { lines, loaded } = reopen(dir);
+    expect(loaded).toBeUndefined();
+    expect(lines).toStrictEqual([expect.stringMatching(why)]);
+  });
+});
+
+describe("--cache in the built bin", () => {
+  it("answers initialize and searches while a FIFO sits at the snapshot path", async () => {
+    const cache = mkdtempSync(join(tmpdir(), "mcp-search-cache-"));
+    const docs = mkdtempSync(join(tmpdir(), "mcp-search-docs-"));
+    dirs.push(cache, docs);
+    writeFileSync(join(docs, "a.md"), "# A\n\nzebrafish notes\n");
+    // The snapshot's name is a hash of the folder's real path (./snapshot.ts).
+    const name = `mcp-search-${createHash("sha256").update(realpathSync(docs)).digest("hex").slice(0, 16)}.snapshot`;
+    expect(spawnSync("mkfifo", [join(cache, name)]).status).toBe(0);
+    const server = new StdioBin(["serve", docs, "--locale", "en", "--cache", cache]);
+    try {
+      await server.open();
+      await server.untilIndexed();
+      expect((await server.search("zebrafish")).results.map((hit) => hit.id)).toStrictEqual(["doc:a.md"]);
+      expect(server.stderr.join("\n")).toMatch(/snapshot ignored: .*it is not a regular file/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("exits with one sentence for a cache folder others can write", () => {
+    const cache = mkdtempSync(join(tmpdir(), "mcp-search-cache-"));
+    const docs = mkdtempSync(join(tmpdir(), "mcp-search-docs-"));
+    dirs.push(cache, docs);
+    chmodSync(cache, 0o777);
+    const run = spawnSync(process.execPath, [BIN_PATH, "serve", docs, "--cache", cache], { encoding: "utf8", input: "", timeout: 10_000 });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split("\n")).toStrictEqual([expect.stringMatching(/^mcp-search: --cache .* is writable by others \(mode 777\), who could forge its snapshot/)]);
   });
 });
