@@ -199,6 +199,11 @@ export function parseCommandLine(argv: readonly string[], environment: LocaleEnv
     const [folder, ...extra] = rest;
     if (folder === undefined) throw new UsageError("serve needs a folder: mcp-search serve <dir>.");
     if (extra.length > 0) throw new UsageError(`serve takes one folder (got also ${JSON.stringify(extra[0])}).`);
+    // Over stdio the host that starts the server is its only client: a token there would guard
+    // nothing, and ignoring it silently would let an operator believe otherwise.
+    if (values.token !== undefined && values.http === undefined) {
+      throw new UsageError("--token applies to --http only: over stdio, the host that starts the server is its only client.");
+    }
     const { locale, reason: localeReason } = chooseLocale(parseLocaleFlag(values.locale), environment);
     const ranking = values.ranking ?? SERVE_DEFAULTS.ranking;
     if (ranking !== "bm25" && ranking !== "rule") throw new UsageError(`--ranking must be bm25 or rule (got ${JSON.stringify(ranking)}).`);
@@ -252,7 +257,8 @@ Options of serve:
   --allowed-origin URL   also accept this Origin header over HTTP; repeatable
   --token TOKEN          every HTTP request must send "Authorization: Bearer TOKEN" (16+
                          characters); prefer the MCP_SEARCH_TOKEN environment variable, which
-                         stays out of ps
+                         stays out of ps. With --http only: an error over stdio, where
+                         MCP_SEARCH_TOKEN is ignored
   --base-url URL         a document's url is URL + its path (default: its file:// URI);
                          citations in ChatGPT need a public URL
   --locale ${LOCALES.join("|").padEnd(13)} language of titles, schema descriptions and messages. Without it,

@@ -4,8 +4,8 @@
  * close, and the server exits with status 0 leaving that request and the next unanswered. Here a
  * stream sits between stdin and the transport and hands it one line at a time: a line over the
  * limit is dropped as it streams in (never held whole) and answered with one JSON-RPC error, and
- * the server keeps serving. Lines the SDK would drop without a reply, or answer with a validation
- * dump, are answered here too (./message-check.ts).
+ * the server keeps serving. Lines the SDK would drop without a reply (a JSON-RPC batch among
+ * them), or answer with a validation dump, are answered here too (./message-check.ts).
  */
 import { Transform, type TransformCallback } from "node:stream";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
@@ -57,7 +57,11 @@ export function createLineGuard(
       refuse({ id: null, code: PARSE_ERROR, message: "Parse error: the line is not JSON." });
       return;
     }
-    const refusal = Array.isArray(message) ? undefined : checkMessage(message);
+    // The SDK's stdio transport drops a JSON-RPC batch without a word (MCP has had no batches
+    // since the 2025-06-18 revision): answer it with one error instead.
+    const refusal: MessageRefusal | undefined = Array.isArray(message)
+      ? { id: null, code: INVALID_REQUEST, message: "Invalid Request: a JSON-RPC batch is not accepted over stdio; send one message a line." }
+      : checkMessage(message);
     if (refusal !== undefined) {
       refuse(refusal);
       return;

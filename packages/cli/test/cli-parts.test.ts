@@ -66,6 +66,13 @@ describe("parseCommandLine", () => {
     });
   });
 
+  it("refuses --token over stdio, where it would guard nothing", () => {
+    expect(parseCommandLine(["serve", "docs", "--token", "0123456789abcdef"])).toStrictEqual({
+      command: "error",
+      message: "--token applies to --http only: over stdio, the host that starts the server is its only client.",
+    });
+  });
+
   it("switches the folder back to the rule with --ranking rule, and refuses other rankings", () => {
     const line = parseCommandLine(["serve", "docs", "--ranking", "rule"]);
     expect(line.command === "serve" && line.options.ranking).toBe("rule");

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN } from "./_cli-spawn.js";
@@ -96,5 +96,29 @@ describe("the stdio line guard", () => {
     expect(nullArguments.error?.message).not.toContain("\n");
     const search = await server.waitFor((reply) => reply.id === 9);
     expect(search.result?.["isError"]).toBeFalsy();
+  });
+
+  it("answers a JSON-RPC batch line with one error, and keeps serving", async () => {
+    server.send([
+      { jsonrpc: "2.0", id: 10, method: "tools/list", params: {} },
+      { jsonrpc: "2.0", id: 11, method: "ping" },
+    ]);
+    server.send({ jsonrpc: "2.0", id: 12, method: "ping" });
+    expect(await server.waitFor((reply) => reply.id === null && /batch/.test(reply.error?.message ?? ""))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Invalid Request: a JSON-RPC batch is not accepted over stdio; send one message a line." },
+    });
+    expect((await server.waitFor((reply) => reply.id === 12)).result).toStrictEqual({});
+    expect(server.replies.some((reply) => reply.id === 10 || reply.id === 11)).toBe(false);
+  });
+});
+
+describe("--token over stdio", () => {
+  it("is an error naming --http, with exit status 2, instead of being silently ignored", () => {
+    const run = spawnSync(process.execPath, [BIN, "serve", CORPUS, "--token", "0123456789abcdef"], { encoding: "utf8", input: "", timeout: 10_000 });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^mcp-search: --token applies to --http only: over stdio, the host that starts the server is its only client\./);
+    expect(run.stdout).toBe("");
   });
 });
