@@ -145,17 +145,21 @@ function firstAfter(paths: readonly string[], after: string): number {
 /**
  * One page of `resources/list`: the documents after the cursor's path, at most `pageSize`, and
  * the cursor of the next page when there is one. Throws a `ProtocolError` (invalid params) naming
- * a cursor this server did not give.
+ * a cursor this server did not give: one that does not decode to `{"after": path}`, or whose path
+ * is neither indexed nor removed this session (./folder.ts keeps the last 10,000 removed).
  *
  * @example
  * await listResourcePage(folder, undefined, 500, texts); // => { resources: [ …500 ], nextCursor: "eyJh…" }
  */
 export async function listResourcePage(folder: Folder, cursor: string | undefined, pageSize: number, texts: FolderTexts): Promise<ListResourcesResult> {
+  const snapshot = await folder.refresh();
+  const { documents } = snapshot;
+  // A cursor names the last path of a page this server gave: a document then, so one indexed or
+  // removed this session now. Any other path, however well encoded, is not one of ours.
   const after = cursor === undefined ? undefined : readCursor(cursor);
-  if (cursor !== undefined && after === undefined) {
+  if (cursor !== undefined && (after === undefined || !knownPaths(snapshot).has(after))) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, texts.invalidCursor(cursor), { cursor });
   }
-  const { documents } = await folder.refresh();
   const paths = pathsInOrder(folder);
   const start = after === undefined ? 0 : firstAfter(paths, after);
   const page = paths.slice(start, start + pageSize);

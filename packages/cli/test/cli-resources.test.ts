@@ -142,7 +142,7 @@ describe("resources/list", () => {
     expect(third.nextCursor).toBeUndefined();
   });
 
-  it.each(["garbage", "", cursorAfter("a.md").slice(0, -2), Buffer.from('{"after":1}').toString("base64url")])(
+  it.each(["garbage", "", cursorAfter("a.md").slice(0, -2), Buffer.from('{"after":1}').toString("base64url"), cursorAfter("never-listed.md"), cursorAfter("../../etc/passwd")])(
     "refuses the cursor %j with an error naming it",
     async (cursor) => {
       await write("a.md", "# A\n");
