@@ -21,9 +21,13 @@ import Database from "better-sqlite3";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import MiniSearch from "minisearch";
+import { stemmer as snowballEn } from "@orama/stemmers/english";
+import { stemmer as snowballEs } from "@orama/stemmers/spanish";
+import { stemmer as snowballPt } from "@orama/stemmers/portuguese";
 import { openFolder, type LoadedDocument } from "../packages/cli/src/folder.js";
 import { languageOfLocale } from "../packages/cli/src/locale.js";
 import { createFolderServer } from "../packages/cli/src/serve.js";
+import { PLURAL_FOLDING } from "../src/ranking/analysis/stem.js";
 import { BM25_DEFAULTS, createBm25Ranking, type Bm25Parameters } from "../src/ranking/bm25.js";
 import { createIndex, createVocabulary, type IndexEntry } from "../src/index.js";
 import { ensureLanguagePackages, loadLanguageCorpora, type LanguageCorpus } from "./_language-corpora.js";
@@ -211,7 +215,25 @@ export const ENGINES: readonly Engine[] = [
   { name: "Lucene 8, analyzer per language", build: lucene },
 ];
 
+/** The same ranking with Snowball's stemmers (@orama/stemmers) in place of the plural folding, on folded words. */
+const snowball: Engine = {
+  name: "variant: Snowball stemmers (@orama/stemmers)",
+  build: async (corpus, documents) => {
+    const folding = PLURAL_FOLDING as Record<string, (word: string) => string>;
+    const saved = { ...folding };
+    Object.assign(folding, { pt: snowballPt, es: snowballEs, en: snowballEn });
+    try {
+      const index = createIndex(entriesOf(documents), { ranking: "bm25", fallbackLanguage: languageOfLocale(corpus.locale) });
+      const answers = new Map(corpus.queries.map((q) => [q.query, index.search(q.query).map((hit) => hit.id)]));
+      return (query) => answers.get(query) ?? [];
+    } finally {
+      Object.assign(folding, saved);
+    }
+  },
+};
+
 export const VARIANTS: readonly Engine[] = [
+  snowball,
   variant("segmentation words (Intl.Segmenter)", { analysis: { ...BM25_DEFAULTS.analysis, segmentation: "words" } }),
   variant("no plural folding", { analysis: { ...BM25_DEFAULTS.analysis, fold: false } }),
   variant("coordination 0", { coordination: 0 }),

@@ -106,7 +106,7 @@ export const BM25_DEFAULTS: Bm25Parameters = {
   passageWeight: 0.75,
   prefix: 0.3,
   coordination: 1,
-  analysis: { language: "auto", fallback: "en", fold: true, segmentation: "bigrams" },
+  analysis: { language: "auto", fallback: "en", fold: true, segmentation: "words" },
 };
 
 /** The shortest query form that may reach longer words by prefix. */

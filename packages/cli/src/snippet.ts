@@ -1,7 +1,9 @@
 /**
  * Snippets centred on the match. The window is placed where it covers the most distinct query
  * terms, then the most occurrences; a document whose match is in the middle shows the middle,
- * not its first lines. Matching follows the vocabulary's rule: a pattern at the start of a word.
+ * not its first lines. Matching follows the vocabulary's rule: a pattern at the start of a word,
+ * in every script ("сеть" in "Сеть и", not in "подсеть"); in Han, kana, Thai and
+ * Lao, written without spaces, anywhere ("東京" in "東京の地下鉄").
  */
 
 /**
@@ -127,9 +129,25 @@ function mapText(text: string, normalizeChar: (char: string) => string): MappedT
   return { normalised: utf16.decode(codes.subarray(0, size)), origin: origin.subarray(0, size) };
 }
 
-/** True for a UTF-16 code in [a-z0-9]: the only characters that continue a word. */
+/** True for a UTF-16 code in [a-z0-9]. */
 function isWordCode(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
+
+/** A letter, digit or mark, and the scripts written without spaces between words. */
+const LETTER = /[\p{L}\p{N}\p{M}]/u;
+const SPACELESS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}]/u;
+
+/**
+ * True when the character before `at` continues a word, so a match there is not at a word start:
+ * [a-z0-9], and any letter, digit or mark of a script written with spaces (Cyrillic, Greek,
+ * Hangul, Arabic…). In Han, kana, Thai and Lao, which have no spaces, a match may start anywhere.
+ */
+function continuesWord(normalised: string, at: number): boolean {
+  const code = normalised.charCodeAt(at - 1);
+  if (code < 128) return isWordCode(code);
+  const char = String.fromCodePoint(normalised.codePointAt(code >= 0xdc00 && code <= 0xdfff && at >= 2 ? at - 2 : at - 1)!);
+  return LETTER.test(char) && !SPACELESS.test(char);
 }
 
 interface Occurrence {
@@ -147,7 +165,7 @@ function findOccurrences(normalised: string, terms: readonly (readonly string[])
     for (const pattern of patterns) {
       if (pattern === "") continue;
       for (let at = normalised.indexOf(pattern); at !== -1 && found.length < MAX_OCCURRENCES; at = normalised.indexOf(pattern, at + 1)) {
-        if (at === 0 || !isWordCode(normalised.charCodeAt(at - 1))) found.push({ start: at, end: at + pattern.length, term });
+        if (at === 0 || !continuesWord(normalised, at)) found.push({ start: at, end: at + pattern.length, term });
       }
     }
   });
