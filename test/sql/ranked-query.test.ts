@@ -132,7 +132,7 @@ describe("buildSqliteRankedQuery and buildPostgresRankedQuery", () => {
     const words = Array.from({ length: SQL_RANKING_LIMITS.maxTokens + 1 }, (_, i) => `w${i.toString(36)}x${"y".repeat(i % 4)}`);
     const long = "a".repeat(LEXEME_LENGTH + 45);
     const entries: IndexEntry[] = [
-      ...words.map((word, i) => ({ id: `e${i}`, title: words.slice(i, i + 3).join(" "), url: `https://x.org/${i}` })),
+      ...words.map((_, i) => ({ id: `e${i}`, title: words.slice(i, i + 3).join(" "), url: `https://x.org/${i}` })),
       { id: "long", title: `${long} ${long.slice(0, LEXEME_LENGTH + 1)}b`, url: "https://x.org/long" },
       { id: "soja", title: "soja ".repeat(800), url: "https://x.org/soja" },
     ];
