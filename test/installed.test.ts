@@ -258,7 +258,7 @@ describe("the library installed with the README's line", () => {
     for (const [flag, load] of [
       ["--input-type=module", 'const site = await import("@sbissoli/mcp-search/site");'],
       ["--input-type=commonjs", 'const site = require("@sbissoli/mcp-search/site");'],
-    ]) {
+    ] as const) {
       const script = [
         `${load}`,
         'const llms = site.parseLlmsTxt("# Site\\n## Docs\\n- [Live](https://example.com/live): now\\n").entries;',
@@ -288,7 +288,7 @@ describe("the library installed with the README's line", () => {
     for (const [subpath, parser] of [
       ["site/sitemap", "fast-xml-parser"],
       ["site/dates", "chrono-node"],
-    ]) {
+    ] as const) {
       const script = `import("@sbissoli/mcp-search/${subpath}").then(() => console.log("loaded"), (error) => console.log(error.code + ": " + error.message));`;
       const printed = (await node(project("app"), ["-e", script])).trim();
       expect(printed).toMatch(new RegExp(`^ERR_MODULE_NOT_FOUND: Cannot find package '${parser}' imported from `));
