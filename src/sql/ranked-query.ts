@@ -6,12 +6,12 @@
  * whole number and the order is exact. Only the rendering differs between the dialects.
  */
 import { McpSearchError } from "../errors.js";
-import { tokenize } from "../ranking/create-index.js";
+import { normalizeText, tokenize } from "../ranking/create-index.js";
 import { LEXEME_LENGTH, phraseText } from "./row.js";
 
 /**
- * A statement and the values bound to its placeholders, in order (`?1`, `?2`… in SQLite, `$1`,
- * `$2`… in PostgreSQL). The statement returns the chosen `columns` and `score`, the entry's score
+ * A statement and the values bound to its placeholders, in order (`?` in SQLite, `$1`, `$2`… in
+ * PostgreSQL). The statement returns the chosen `columns` and `score`, the entry's score
  * under the rule, best first, ties in the `order` column's ascending order.
  *
  * @example
@@ -42,7 +42,8 @@ export interface RankedQueryOptions {
   /** The most rows to return, `max(0, floor(limit))`, at most {@link SQL_RANKING_LIMITS}`.maxLimit`. @default 10 */
   readonly limit?: number;
   /**
-   * SQLite only (PostgreSQL reads the table's `lexeme_vector` column): the FTS5 table over the `lexemes` column (see docs/sql.md).
+   * SQLite only (PostgreSQL reads the table's `lexeme_vector` column): the FTS5 table over the
+   * `lexemes` column, whose rowids are the table's (docs/sql.md: external content on the rowid).
    * @default `${table}_lexemes` (in the table's schema when the table is qualified)
    */
   readonly fts?: string;
@@ -71,7 +72,6 @@ export const SQL_RANKING_LIMITS: {
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const QUALIFIED = /^(?:[A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/;
-const NUL = /\0/g;
 /** The fields of a {@link RankedRow} and their weights, in half points for an exact hit (a word-start hit is half). */
 const FIELDS: readonly (readonly [column: string, exact: number])[] = [
   ["id_tokens", 20],
@@ -112,11 +112,12 @@ function readQuery(builder: string, query: string, options: RankedQueryOptions):
   const rows = Math.max(0, Math.floor(limit));
   const { maxTokens, maxQueryLength, maxLimit } = SQL_RANKING_LIMITS;
   if (rows > maxLimit) throw new McpSearchError(`${builder}: the limit ${limit} is over ${maxLimit}, the most rows one ranked query returns.`);
-  const normalised = phraseText(query);
-  if (normalised.length > maxQueryLength) {
-    throw new McpSearchError(`${builder}: the query is ${normalised.length} characters long once normalised, over the ${maxQueryLength} a ranked query accepts: shorten it.`);
+  const length = normalizeText(query).length;
+  if (length > maxQueryLength) {
+    throw new McpSearchError(`${builder}: the query is ${length} characters long once normalised, over the ${maxQueryLength} a ranked query accepts: shorten it.`);
   }
-  const tokens = tokenize(query.replace(NUL, " "));
+  const normalised = phraseText(query);
+  const tokens = tokenize(query);
   if (tokens.length > maxTokens) {
     throw new McpSearchError(`${builder}: the query has ${tokens.length} distinct words, over the ${maxTokens} a ranked query searches at once: shorten it.`);
   }
@@ -202,16 +203,16 @@ function lexemeOf(token: string): { lexeme: string; prefix: boolean } {
  * `options.table` for `query` exactly as `createIndex(entries).search(query, { limit })` ranks the
  * same entries: same rows, same order, ties in the `order` column's order. The candidates come
  * from the FTS5 table over `lexemes` (`options.fts`); each is scored from its {@link RankedRow}
- * columns with `instr`. Every value is bound (`?1`, `?2`…); only the identifiers, checked as plain,
- * are written into the SQL. NUL in the query is stripped (it is not a word character) for the
- * words, and kept exact for the phrase (see {@link RankedRow.title_phrase}). A query with no
+ * columns with `instr`. Every value is bound (`?` placeholders, each used once); only the identifiers, checked as plain,
+ * are written into the SQL. NUL and lone surrogates in the query are no word characters, and
+ * the phrase keeps them exact through the stand-ins of {@link RankedRow.title_phrase}. A query with no
  * token, or a limit of 0, gives a statement that returns no row. Throws {@link McpSearchError}
  * for an identifier that is not plain, a limit that is not a number, or a query over
  * {@link SQL_RANKING_LIMITS}.
  *
  * @example
  * const { sql, params } = buildSqliteRankedQuery("cultivo de soja", { table: "catalogue", order: "position", limit: 5 });
- * params; // => ['"cultivo"* OR "soja"*', " cultivo ", " cultivo", " soja ", " soja", "cultivo de soja", 5]
+ * params; // => [" cultivo ", " cultivo", " soja ", " soja", "cultivo de soja", '"cultivo"* OR "soja"*', 5]
  * env.DB.prepare(sql).bind(...params).all(); // D1; with better-sqlite3: db.prepare(sql).all(...params)
  */
 export function buildSqliteRankedQuery(query: string, options: RankedQueryOptions): RankedQuery {
@@ -249,7 +250,7 @@ export function buildSqliteRankedQuery(query: string, options: RankedQueryOption
  *
  * @example
  * const { sql, params } = buildPostgresRankedQuery("soja", { table: "catalogue", order: "position" });
- * params; // => ["'soja':*", " soja ", " soja", "soja", 10]
+ * params; // => [" soja ", " soja", "soja", "'soja':*", 10]
  * await pool.query(sql, params); // node-postgres; PGlite's db.query takes the same
  */
 export function buildPostgresRankedQuery(query: string, options: RankedQueryOptions): RankedQuery {

@@ -34,9 +34,9 @@ export interface RankedRow {
   /** The text's tokens (weight 1). */
   readonly text_tokens: string;
   /**
-   * The normalised title (`normalizeText`), for the phrase bonus, with NUL written as U+0301
-   * (a combining acute accent, which normalised text never holds otherwise): SQLite cuts text at
-   * NUL and PostgreSQL refuses it, and this keeps "the title holds the query" exact.
+   * The normalised title (`normalizeText`), for the phrase bonus. NUL and lone surrogates, which
+   * the databases cannot store as they are, get stand-ins that normalised text never holds
+   * otherwise (combining marks), so "the title holds the query" stays exact.
    */
   readonly title_phrase: string;
   /**
@@ -74,14 +74,29 @@ export interface RankedRowOptions {
  */
 export const LEXEME_LENGTH = 255;
 
-/** NUL, which neither SQLite nor PostgreSQL keeps in text. */
+/** NUL, which SQLite cuts text at and PostgreSQL refuses. */
 const NUL = /\0/g;
-/** What NUL becomes: a combining mark that `normalizeText` always removes, so never a real character of normalised text. */
-const NUL_STAND_IN = "\u0301";
+/** A UTF-16 surrogate without its pair, which both databases' UTF-8 turns into U+FFFD. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** Normalised text as the ranked queries compare it: NUL written as {@link NUL_STAND_IN}. */
+/**
+ * Normalised text as the ranked queries compare it for the phrase bonus. What a database cannot
+ * store as it is gets a stand-in made of combining marks U+0300–U+036F, which `normalizeText`
+ * always removes, so a stand-in never meets a real character: NUL becomes U+0360, and each lone
+ * surrogate two marks, one from U+0300–U+031F and one from U+0320–U+035F (its 11 bits). The two
+ * ranges differ, so a stand-in is only ever found whole, and "the title holds the query" is
+ * exactly what it is in memory.
+ *
+ * @example
+ * phraseText("Cultivo de SOJA") // => "cultivo de soja"
+ */
 export function phraseText(text: string): string {
-  return normalizeText(text).replace(NUL, NUL_STAND_IN);
+  return normalizeText(text)
+    .replace(NUL, "\u0360")
+    .replace(LONE_SURROGATE, (unit) => {
+      const bits = unit.charCodeAt(0) - 0xd800;
+      return String.fromCharCode(0x300 + (bits >> 6), 0x320 + (bits & 63));
+    });
 }
 
 const padded = (tokens: readonly string[]): string => (tokens.length === 0 ? "" : ` ${tokens.join(" ")} `);

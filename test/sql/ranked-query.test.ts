@@ -223,7 +223,24 @@ describe("toRankedRow", () => {
       title_phrase: "populacao: 6579 — populacao",
       lexemes: "6579 populacao censo 2022",
     });
-    expect(toRankedRow({ id: "n", title: "a\0b", url: "u" }).title_phrase).toBe("a\u0301b");
+    expect(toRankedRow({ id: "n", title: "a\0b", url: "u" }).title_phrase).toBe("a\u0360b");
+    expect(toRankedRow({ id: "n", title: "\uDFFFa\uD800", url: "u" }).title_phrase).toBe("\u031f\u035fa\u0300\u0320");
+  });
+
+  it("keeps the phrase bonus exact for lone surrogates, which the databases store as U+FFFD", async () => {
+    const entries: IndexEntry[] = [
+      { id: "a", title: "soja \uFFFDb", url: "https://x.org/a" },
+      { id: "b", title: "soja \uD800b", url: "https://x.org/b" },
+      { id: "c", title: "soja \uD801b", url: "https://x.org/c" },
+    ];
+    const db = sqliteOf(entries);
+    await reloadPostgres(entries);
+    const index = createIndex(entries);
+    for (const query of ["soja \uD800b", "soja \uFFFDb", "soja \0b", "soja \uD800", "\uDC00soja"]) {
+      expect(await bothDialects(db, query)).toStrictEqual(index.search(query).map((hit) => hit.id));
+    }
+    expect(searchSqlite(db, "soja \uD800b").map((hit) => hit.id)).toStrictEqual(["b", "a", "c"]);
+    db.close();
   });
 
   it("joins a vocabulary's asked words to the keywords, as the in-memory recipe does", async () => {
