@@ -30,7 +30,7 @@ export interface RankedQuery {
  * buildPostgresRankedQuery("soja", { table: "catalogue", order: "position", limit: 5 } satisfies RankedQueryOptions);
  */
 export interface RankedQueryOptions {
-  /** The table that holds the entries and their {@link RankedRow} columns. A plain or schema-qualified identifier. */
+  /** The table that holds the entries and their `RankedRow` columns. A plain or schema-qualified identifier. */
   readonly table: string;
   /**
    * The column of the collection order, where ties go lowest first: the array index of
@@ -55,7 +55,7 @@ export interface RankedQueryOptions {
  *
  * - `maxTokens` (32): distinct query tokens (after stopwords). SQLite binds two values a token,
  *   plus three, so a statement binds at most 67 values, below the 100 a Cloudflare D1 statement
- *   accepts (D1's limits page, as remembered when this was written), and about 40 KB of SQL
+ *   accepts (D1's limits page, as remembered when this was written), and about 22 KB of SQL
  *   against D1's 100 KB.
  * - `maxQueryLength` (4096): UTF-16 code units of the normalised query, twice the longest query
  *   the contract accepts (normalising can lengthen text).
@@ -72,7 +72,11 @@ export const SQL_RANKING_LIMITS: {
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const QUALIFIED = /^(?:[A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/;
-/** The fields of a {@link RankedRow} and their weights, in half points for an exact hit (a word-start hit is half). */
+/**
+ * The fields of a `RankedRow` and their weights, in half points for an exact hit (a word-start hit
+ * is half): the rule's weights (id 10, title 3, keywords 2, text 1, README "How ranking works"),
+ * restated here; the identity tests against `createIndex` fail if the two ever differ.
+ */
 const FIELDS: readonly (readonly [column: string, exact: number])[] = [
   ["id_tokens", 20],
   ["title_tokens", 6],
@@ -202,7 +206,7 @@ function lexemeOf(token: string): { lexeme: string; prefix: boolean } {
  * Builds the SQLite statement (Cloudflare D1, libSQL, better-sqlite3, node:sqlite) that ranks
  * `options.table` for `query` exactly as `createIndex(entries).search(query, { limit })` ranks the
  * same entries: same rows, same order, ties in the `order` column's order. The candidates come
- * from the FTS5 table over `lexemes` (`options.fts`); each is scored from its {@link RankedRow}
+ * from the FTS5 table over `lexemes` (`options.fts`); each is scored from its `RankedRow`
  * columns with `instr`. Every value is bound (`?` placeholders, each used once); only the identifiers, checked as plain,
  * are written into the SQL. NUL and lone surrogates in the query are no word characters, and
  * the phrase keeps them exact through the stand-ins of {@link RankedRow.title_phrase}. A query with no
@@ -243,7 +247,7 @@ export function buildSqliteRankedQuery(query: string, options: RankedQueryOption
  * for `query` exactly as `createIndex(entries).search(query, { limit })` ranks the same entries:
  * same rows, same order, ties in the `order` column's order. The candidates come from the GIN
  * index on the `lexeme_vector` column (a `tsvector` generated from `lexemes`, see docs/sql.md),
- * searched with a bound `tsquery` (`'soja':* | 'de'`); each is scored from its {@link RankedRow}
+ * searched with a bound `tsquery` (`'soja':* | 'de'`); each is scored from its `RankedRow`
  * columns with `strpos`. Every value is bound (`$1`, `$2`…); only the identifiers, checked as
  * plain, are written into the SQL. A query with no token, or a limit of 0, gives a statement that
  * returns no row. Throws {@link McpSearchError} as {@link buildSqliteRankedQuery} does.
