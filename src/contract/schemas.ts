@@ -236,11 +236,17 @@ export type FetchDocument = z.infer<typeof fetchDocumentSchema>;
  * schema.additionalProperties; // => false
  */
 export interface JsonSchemaObject {
+  /** Always `"object"`: every tool schema is an object. */
   type: "object";
+  /** Each field's JSON Schema, by name. */
   properties: Record<string, Record<string, unknown>>;
+  /** The names of the fields that must be present. */
   required: string[];
+  /** Always `false`: the contract's schemas are closed, a foreign key is refused. */
   additionalProperties: false;
+  /** What the schema holds, in the chosen locale. */
   description?: string;
+  /** Any other draft-07 keyword the conversion kept. */
   [keyword: string]: unknown;
 }
 
@@ -251,9 +257,13 @@ export interface JsonSchemaObject {
  * const { fetchInputSchema }: ContractJsonSchemas = contractJsonSchemas("en");
  */
 export interface ContractJsonSchemas {
+  /** `search`'s arguments: `{ query }`. */
   searchInputSchema: JsonSchemaObject;
+  /** `search`'s reply: `{ results: [{ id, title, url }] }`. */
   searchOutputSchema: JsonSchemaObject;
+  /** `fetch`'s arguments: `{ id }`. */
   fetchInputSchema: JsonSchemaObject;
+  /** `fetch`'s reply: `{ id, title, text, url, metadata? }`. */
   fetchDocumentSchema: JsonSchemaObject;
 }
 

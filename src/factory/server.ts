@@ -66,9 +66,13 @@ export function published(config: DeepResearchToolConfig): PublishedToolConfig {
  * search.disable(); // tools/list no longer shows it
  */
 export interface RegisteredToolLike {
+  /** Whether `tools/list` shows the tool and `tools/call` reaches it. */
   readonly enabled: boolean;
+  /** Shows the tool again (the server notifies the client that the list changed). */
   enable(): void;
+  /** Hides the tool from `tools/list` and refuses calls to it. */
   disable(): void;
+  /** Unregisters the tool; its name is free again. */
   remove(): void;
 }
 
@@ -83,6 +87,7 @@ export interface RegisteredToolLike {
 export interface McpServerLike {
   // A method, not a property: its parameters compare bivariantly, so each SDK's generic
   // `registerTool` (whose callback's arguments are inferred from the schema) is accepted.
+  /** Registers one tool: its name, its config (title, description, schemas, annotations) and its handler. */
   registerTool(
     name: string,
     config: PublishedToolConfig,

@@ -18,6 +18,7 @@ import type { IndexEntry } from "../ranking/create-index.js";
  * };
  */
 export interface CatalogueEntry extends IndexEntry {
+  /** The sitemap's `<lastmod>`, a valid W3C datetime as written; absent when it gave none. */
   readonly lastmod?: string;
 }
 
@@ -53,8 +54,11 @@ export type CatalogueProblemKind =
  * };
  */
 export interface CatalogueProblem {
+  /** The 1-based line of the text the problem is on. */
   readonly line: number;
+  /** What went wrong, as a stable code to branch on. */
   readonly kind: CatalogueProblemKind;
+  /** The problem in a sentence, in the chosen locale, starting with its line. */
   readonly message: string;
 }
 
@@ -65,7 +69,9 @@ export interface CatalogueProblem {
  * const { entries, problems }: CatalogueResult = parseLlmsTxt(text);
  */
 export interface CatalogueResult {
+  /** The entries read, in the file's order, with unique ids and unique pages. */
   readonly entries: CatalogueEntry[];
+  /** One problem per bad line, by line, capped at `maxProblems`. */
   readonly problems: CatalogueProblem[];
 }
 
@@ -77,6 +83,7 @@ export interface CatalogueResult {
  * const { entries, sitemaps }: SitemapResult = parseSitemap(xml);
  */
 export interface SitemapResult extends CatalogueResult {
+  /** The absolute URLs of a `<sitemapindex>`'s child sitemaps, without repeats; empty for a `<urlset>`. */
   readonly sitemaps: string[];
 }
 

@@ -73,7 +73,9 @@ const DEFAULT_MAX_YEAR = 2100;
  * found.invalid; // => []
  */
 export interface QueryDates {
+  /** Days ("YYYY-MM-DD") and months ("YYYY-MM") in query order, without repeats. */
   readonly dates: string[];
+  /** The text of each date-shaped phrase with a year that is not on the calendar ("31/02/2026"). */
   readonly invalid: string[];
 }
 

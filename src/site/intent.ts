@@ -26,7 +26,9 @@ import { createIndex, DEFAULT_LIMIT, tokenize, type IndexEntry, type IndexOption
  * const words: IntentWords = { now: ["now", "live"], latest: ["latest", "yesterday"] };
  */
 export interface IntentWords {
+  /** Words or phrases of the present tense ("now", "right now", "agora"). */
   readonly now: readonly string[];
+  /** Words or phrases of the most recent past ("latest", "yesterday", "último"). */
   readonly latest: readonly string[];
 }
 
@@ -51,8 +53,11 @@ export const INTENT_WORDS: Readonly<Record<Locale, IntentWords>> = Object.fromEn
  * const intent: QueryIntent = { now: true, latest: false, rest: "where is the spx gamma flip" };
  */
 export interface QueryIntent {
+  /** A present-tense word or phrase is in the query. */
   readonly now: boolean;
+  /** A most-recent word or phrase is in the query. */
   readonly latest: boolean;
+  /** The query without its intent words, normalised: the topic to score on. */
   readonly rest: string;
 }
 

@@ -51,8 +51,11 @@ export interface RobotsOptions {
  * const rule: RobotsRule = { allow: false, pattern: "/export/", line: 3 };
  */
 export interface RobotsRule {
+  /** `true` for an `allow` line, `false` for a `disallow` one. */
   readonly allow: boolean;
+  /** The rule's path pattern as written, with its `*` and `$`. */
   readonly pattern: string;
+  /** The 1-based line of the rule in the file. */
   readonly line: number;
 }
 

@@ -17,7 +17,9 @@ import type { ExpandedTerm, VocabularyLocale } from "./vocabulary.js";
  * const clause: GlobClause = { sql: "(nome_lc GLOB ? OR nome_lc GLOB ?)", params: ["soja*", "*[^a-z0-9]soja*"] };
  */
 export interface GlobClause {
+  /** The WHERE-clause fragment, with one `?` per value. */
   readonly sql: string;
+  /** The values bound to its `?` placeholders, in order. */
   readonly params: readonly string[];
 }
 
@@ -40,7 +42,9 @@ export interface GlobClauseOptions {
  * const clause: PostgresClause = { sql: "nome_lc ~ $1", params: ["(^|[^abcdefghijklmnopqrstuvwxyz0123456789])(?:soja)"] };
  */
 export interface PostgresClause {
+  /** The WHERE-clause fragment, with `$n` placeholders from `$firstParameter` on. */
   readonly sql: string;
+  /** The values bound to the placeholders, in order. */
   readonly params: readonly string[];
 }
 

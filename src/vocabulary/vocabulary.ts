@@ -19,7 +19,9 @@ export type VocabularyLocale = Locale;
  * const entry: VocabularyEntry = { asked: "câncer", source: ["neoplasia maligna"] };
  */
 export interface VocabularyEntry {
+  /** The word or phrase people ask with ("câncer"). */
   readonly asked: string;
+  /** The source's words for it, each matched at the start of a word ("neoplasia maligna"). */
   readonly source: readonly string[];
 }
 
@@ -55,8 +57,11 @@ export interface VocabularyOptions {
  * const term: ExpandedTerm = { term: "labor", patterns: ["labor", "labour"], translated: true };
  */
 export interface ExpandedTerm {
+  /** The query's term, normalised. */
   readonly term: string;
+  /** Every pattern that reaches it: the term, its sources, its singular and the singular's sources. */
   readonly patterns: readonly string[];
+  /** Whether the table holds the term or its singular. */
   readonly translated: boolean;
 }
 
@@ -68,6 +73,7 @@ export interface ExpandedTerm {
  * vocab.queryTerms("renda das famílias"); // => ["renda", "familias"]
  */
 export interface Vocabulary {
+  /** The language it was built for (`options.locale`, pt-BR by default). */
   readonly locale: VocabularyLocale;
   /** Ranking normalisation, plus "-" and the dashes U+2010–U+2014 become spaces. */
   normalize(text: string): string;

@@ -83,6 +83,22 @@ function describeDeclaration({ name, declaration }: { name: string; declaration:
 
 const DECLARATIONS = publicDeclarations();
 
+/**
+ * Members of the public interfaces still without TSDoc, in src/ranking/ and src/sql/, which other
+ * work is changing now: each must leave this list once documented, and the list then go.
+ */
+const UNDOCUMENTED_RANKING_MEMBERS: readonly string[] = [
+  "IndexEntry.id",
+  "IndexEntry.title",
+  "IndexEntry.url",
+  "IndexEntry.keywords",
+  "IndexEntry.text",
+  "SearchIndex.size",
+  "SearchIndex.search",
+  "RankedQuery.sql",
+  "RankedQuery.params",
+];
+
 describe("TSDoc of the public API", () => {
   it("follows every export of src/index.ts to its declaration", () => {
     const names = new Set(DECLARATIONS.map(({ name }) => name));
@@ -112,6 +128,22 @@ describe("TSDoc of the public API", () => {
       }
     }
     expect(missing).toStrictEqual([]);
+  });
+
+  it("gives every member of an exported interface a /** … */ comment, and SearchIndex.search an @example", () => {
+    const missing: string[] = [];
+    for (const { name, declaration } of DECLARATIONS) {
+      if (!ts.isInterfaceDeclaration(declaration)) continue;
+      for (const member of declaration.members) {
+        if (member.name !== undefined && !hasDoc(member)) missing.push(`${name}.${member.name.getText()}`);
+      }
+    }
+    // What an editor shows on hover. The members left, in src/ranking/, are to be documented
+    // there; a member missing anywhere else, or a new one, fails.
+    expect(missing.filter((member) => !UNDOCUMENTED_RANKING_MEMBERS.includes(member))).toStrictEqual([]);
+    const search = DECLARATIONS.find(({ name }) => name === "SearchIndex")?.declaration as ts.InterfaceDeclaration | undefined;
+    const searchMember = search?.members.find((member) => member.name?.getText() === "search");
+    expect(searchMember === undefined || UNDOCUMENTED_RANKING_MEMBERS.includes("SearchIndex.search") || tagsOf(searchMember).includes("example")).toBe(true);
   });
 
   it("asks an example of functions and options types, and only a comment of an alias", () => {
