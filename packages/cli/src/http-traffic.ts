@@ -16,7 +16,9 @@
  * - **Connections.** Connections that have not yet sent a request that passed the checks (the
  *   token, when one is set) hold at most `maxConnections - reservedConnections` slots, and are
  *   closed after `firstRequestTimeoutMs`. A new connection beyond a cap closes the oldest such one,
- *   so sockets that trickle header bytes never lock out a client that sends its request at once.
+ *   so sockets that trickle header bytes never lock out a client that sends its request at once;
+ *   beyond `maxConnections`, it closes the oldest idle connection of a client (no request in
+ *   flight), whose next request opens a new one. Every refusal (429, 503) closes its connection.
  * - **Slow readers.** A connection whose reply bytes have waited unsent for
  *   `socketIdleTimeoutMs` is closed. Node's own socket timeout restarts whenever the kernel takes
  *   a few more bytes, which held a client that stopped reading about twice as long.
@@ -82,18 +84,19 @@ export function createTrafficControl(server: Server, limits: HttpLimits, now: ()
     socket.once("close", () => connections.delete(socket));
     let untrusted = 0;
     for (const connection of connections.values()) if (!connection.trusted) untrusted += 1;
-    if (untrusted > limits.maxConnections - limits.reservedConnections || connections.size > limits.maxConnections) {
-      const oldest = oldestUntrusted(socket);
-      (oldest ?? socket).destroy();
-      if (oldest !== undefined) connections.delete(oldest);
-      else connections.delete(socket);
-    }
+    const strangersOver = untrusted > limits.maxConnections - limits.reservedConnections;
+    if (!strangersOver && connections.size <= limits.maxConnections) return;
+    // Make room: the oldest idle stranger, else (over the total only) the oldest idle client,
+    // whose next request simply opens a new connection; else the new connection goes.
+    const victim = oldestIdle(socket, false) ?? (strangersOver ? undefined : oldestIdle(socket, true)) ?? socket;
+    victim.destroy();
+    connections.delete(victim);
   });
 
-  /** The untrusted connection open longest, with nothing in flight, other than `except`. */
-  function oldestUntrusted(except: Socket): Socket | undefined {
+  /** The connection open longest with nothing in flight, other than `except`, trusted or not. */
+  function oldestIdle(except: Socket, trusted: boolean): Socket | undefined {
     for (const [socket, connection] of connections) {
-      if (socket !== except && !connection.trusted && connection.inFlight === 0) return socket;
+      if (socket !== except && connection.trusted === trusted && connection.inFlight === 0) return socket;
     }
     return undefined;
   }
@@ -126,11 +129,11 @@ export function createTrafficControl(server: Server, limits: HttpLimits, now: ()
       const connection = connections.get(req.socket);
       if (connection !== undefined && connection.inFlight > 0) {
         // Sent before the previous reply: answered in turn, after it, and the connection closed.
-        return answer(res, 429, "Too many requests: one request at a time per connection; wait for each reply before sending the next.", true);
+        return answer(res, 429, "Too many requests: one request at a time per connection; wait for each reply before sending the next.");
       }
       if (inFlight >= limits.maxInFlight || queuedBytes() >= limits.maxQueuedBytes) {
         res.setHeader("retry-after", "1");
-        return answer(res, 503, "The server is busy: too many requests at once or too many unread replies; retry in a second.", false);
+        return answer(res, 503, "The server is busy: too many requests at once or too many unread replies; retry in a second.");
       }
       inFlight += 1;
       if (connection !== undefined) connection.inFlight += 1;
@@ -153,7 +156,7 @@ export function createTrafficControl(server: Server, limits: HttpLimits, now: ()
       const address = req.socket.remoteAddress ?? "";
       const fromAddress = streamsByAddress.get(address) ?? 0;
       if (streams >= limits.maxStreams || fromAddress >= limits.maxStreamsPerClient) {
-        return answer(res, 429, `Too many event streams: at most ${limits.maxStreams} open, ${limits.maxStreamsPerClient} from one address.`, false);
+        return answer(res, 429, `Too many event streams: at most ${limits.maxStreams} open, ${limits.maxStreamsPerClient} from one address.`);
       }
       streamEnds.get(res)?.();
       streams += 1;
@@ -175,8 +178,9 @@ export function createTrafficControl(server: Server, limits: HttpLimits, now: ()
   };
 }
 
-function answer(res: ServerResponse, status: number, message: string, close: boolean): false {
-  res.writeHead(status, { "content-type": "application/json", ...(close && { connection: "close" }) });
+/** A refusal, and the end of its connection: a refused client holds no slot. */
+function answer(res: ServerResponse, status: number, message: string): false {
+  res.writeHead(status, { "content-type": "application/json", connection: "close" });
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
   return false;
 }

@@ -148,13 +148,17 @@ describe("the built bin under hostile clients", () => {
     expect(text).toMatch(/To read the rest, call fetch with the id "doc:controls\.md#2"/);
   });
 
-  it("caps event streams per client, so held streams never lock other clients out", async () => {
+  it("caps event streams per client, so 32 held streams never lock other clients out", async () => {
     const port = Number(plain.url.port);
-    const streams = Array.from({ length: HTTP_LIMITS.maxStreamsPerClient + 2 }, () => open(port, rawPost(port, LISTEN, LISTEN_HEADERS)));
-    await sleep(500);
+    const streams: ReturnType<typeof open>[] = [];
+    for (let index = 0; index < HTTP_LIMITS.maxConnections; index += 1) {
+      const stream = open(port, rawPost(port, LISTEN, LISTEN_HEADERS));
+      while (statuses(stream.received()).length === 0 && !stream.socket.destroyed) await sleep(10);
+      streams.push(stream);
+    }
     const answered = streams.map((stream) => statuses(stream.received())[0]);
     expect(answered.filter((status) => status === 200)).toHaveLength(HTTP_LIMITS.maxStreamsPerClient);
-    expect(answered.filter((status) => status === 429)).toHaveLength(2);
+    expect(answered.filter((status) => status === 429)).toHaveLength(HTTP_LIMITS.maxConnections - HTTP_LIMITS.maxStreamsPerClient);
     for (let index = 0; index < 10; index += 1) expect((await post(port, { host: `127.0.0.1:${port}` })).status).toBe(200);
     for (const stream of streams) stream.socket.destroy();
   });
@@ -280,6 +284,21 @@ describe("timed limits, in process with shortened limits", () => {
     }
     await Promise.race([Promise.all([strangers[0]?.closed, strangers[1]?.closed]), sleep(2_000)]);
     expect(strangers.map((stranger) => stranger.socket.destroyed)).toStrictEqual([true, true, false, false, false, false]);
+  });
+
+  it("beyond maxConnections, closes the oldest idle client connection for a new one", async () => {
+    const { port } = await serve({ maxConnections: 4, reservedConnections: 1, keepAliveTimeoutMs: 20_000 });
+    const clients: ReturnType<typeof open>[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      const client = open(port, rawPost(port, TOOLS_LIST));
+      while (statuses(client.received()).length === 0) await sleep(20); // answered, kept alive
+      clients.push(client);
+    }
+    const late = open(port, rawPost(port, TOOLS_LIST));
+    while (statuses(late.received()).length === 0 && !late.socket.destroyed) await sleep(20);
+    await Promise.race([clients[0]?.closed, sleep(2_000)]);
+    expect(statuses(late.received())).toStrictEqual([200]);
+    expect(clients.map((client) => client.socket.destroyed)).toStrictEqual([true, false, false, false]);
   });
 
   it("closes an event stream after streamLifetimeMs", async () => {
