@@ -504,9 +504,14 @@ class Bm25Core implements RankingCore {
     this.languageCount[this.languageOf[slot]!]! -= 1;
   }
 
-  /** The whole view's slice first, then the lead's, then the passages': each job in turn. */
+  /**
+   * The whole view's slice first, then the lead's, then the passages'. The three jobs start
+   * together: a lead unit is numbered as its entry, so both must be renumbered by the same remap.
+   */
   stepCompaction(): boolean {
-    return this.whole.postings.stepCompaction() && this.lead.postings.stepCompaction() && this.passages.postings.stepCompaction();
+    const { whole, lead, passages } = this;
+    if (!whole.postings.compacting) for (const view of [whole, lead, passages]) view.postings.startCompaction();
+    return whole.postings.stepCompaction() && lead.postings.stepCompaction() && passages.postings.stepCompaction();
   }
 
   remap(remap: Int32Array, live: number): void {

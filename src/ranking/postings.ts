@@ -555,11 +555,17 @@ export class SegmentedPostings {
    * the start); false when more steps are needed. Searches and updates may run between steps.
    */
   stepCompaction(budget = Math.max(minStepBytes, (this.baseBytes.length + this.deltaUsed) >> 7)): boolean {
-    if (this.job === undefined) {
-      if (this.isCompact()) return true;
-      this.job = this.startJob();
-    }
-    return this.advance(this.job, budget);
+    this.startCompaction();
+    return this.job === undefined || this.advance(this.job, budget);
+  }
+
+  /**
+   * Starts a sliced compaction when none is under way and the postings are not compact, without
+   * merging anything yet: postings whose slots must stay numbered alike (BM25's whole and lead
+   * views, one unit per entry) start theirs at the same moment, so their remaps are the same.
+   */
+  startCompaction(): void {
+    if (this.job === undefined && !this.isCompact()) this.job = this.startJob();
   }
 
   private startJob(): CompactionJob {

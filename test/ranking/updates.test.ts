@@ -105,6 +105,43 @@ describe.each(["rule", "bm25"] as IndexRanking[])("index updates (%s)", (ranking
     );
   });
 
+  it("answers as a fresh build when entries are removed between the slices of a compaction and after its commit", () => {
+    setMinCompaction(1 << 30);
+    setMinStepBytes(1);
+    const words = ["soja", "milho", "trigo", "cafe", "zip", "file", "producao", "arroz", "feijao", "cevada"];
+    // Each entry's text starts with a word of its own, so BM25's lead view (one unit per entry,
+    // numbered as the entry) tells the entries apart.
+    const list = Array.from({ length: 30 }, (_, i): IndexEntry => ({
+      id: `e${i}`,
+      title: words[i % 10] as string,
+      url: `https://example.org/${i}`,
+      text: [`own${i}`, ...Array.from({ length: 140 }, (_, k) => words[(i + k * k) % 10])].join(" "),
+    }));
+    const index = createIndex([], { ranking });
+    for (const e of list) index.add(e);
+    const expectFresh = () => {
+      const fresh = createIndex(list, { ranking });
+      for (const query of ["own10", "own11", "own3", "own12 soja", "milho arroz", "zip", ...words]) expect(index.search(query, { limit: 50 })).toStrictEqual(fresh.search(query, { limit: 50 }));
+    };
+    // Removals and replacements land between the slices of a job, right after its commit (the
+    // slots removed meanwhile still numbered, dead), and in the job after.
+    for (let step = 0, round = 1; step < 600; step++) {
+      index.compactStep();
+      if (step % 20 !== 7) continue;
+      const at = (step * 7) % list.length;
+      if (round % 2 === 0) list.splice(at, 1).forEach((e) => index.remove(e.id));
+      else {
+        const replaced = { ...list[at]!, text: `own${round}b ${list[at]!.text}` };
+        list[at] = replaced;
+        index.replace(replaced);
+      }
+      round += 1;
+      expectFresh();
+    }
+    index.compact();
+    expectFresh();
+  });
+
   it("answers from long delta runs (blocks chained past 4 KiB) as a fresh build does", () => {
     setMinCompaction(1 << 30);
     const entries = Array.from({ length: 3000 }, (_, i): IndexEntry => ({

@@ -254,6 +254,15 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   let saveTimer: NodeJS.Timeout | undefined;
   /** How many known files changed while they were read, and are read again by the next refresh. */
   let retrying = 0;
+  /** True while a tidy-up is scheduled or under way (one at a time). */
+  let tidying = false;
+  /**
+   * Set when background work found the index broken: the next refresh builds it again from the
+   * files, in one pass. `lastFailure` is the message of the last refresh that failed, so that the
+   * same failure twice in a row falls back to that rebuild instead of failing for good.
+   */
+  let rebuildNext = false;
+  let lastFailure: string | undefined;
 
   const urlOf = (relative: string) =>
     baseUrl === undefined ? pathToFileURL(join(root, relative)).href : baseUrl + relative.split("/").map(encodeURIComponent).join("/");
@@ -314,6 +323,12 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     cache.save(index, files);
   }
 
+  /**
+   * The entries of a one-pass rebuild ({@link rebuild}), indexed at once by `createIndex` when the
+   * walk is done; undefined the rest of the time, when each file is added to the index as read.
+   */
+  let bulk: IndexEntry[] | undefined;
+
   /** Puts what was read of one file in the index: add, replace or remove its document. */
   function apply(relative: string, read: Read): void {
     const before = known.get(relative)?.document;
@@ -331,7 +346,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       return;
     }
     generation += 1;
-    if (before === undefined) index.add(read.entry);
+    if (bulk !== undefined) bulk.push(read.entry);
+    else if (before === undefined) index.add(read.entry);
     else index.replace(read.entry);
     documents.set(relative, read.known.document as FolderDocument);
     removed.delete(read.entry.id);
@@ -340,16 +356,67 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   /**
    * Maintenance after a large indexing, once the calls waiting for it are answered: `compact`
    * merges the postings its files left pending (the index's smallest and fastest form, rather
-   * than on some later update), `release` hands what it freed (texts read, postings merged away,
-   * a snapshot's bytes) back to the system now, not whenever the server next allocates
-   * (./memory.ts). A small indexing is not worth either.
+   * than on some later update), in slices of at most {@link SLICE_MS} between which requests run;
+   * `release` then hands what it freed (texts read, postings merged away, a snapshot's bytes) back
+   * to the system now, not whenever the server next allocates (./memory.ts); `save` writes the
+   * snapshot last, when compacting it costs nothing. A small indexing is not worth any of it. What
+   * this work throws is caught: it is logged, and the index is built again from the files.
    */
-  function tidyUp(compact: boolean, release: boolean): void {
-    if (!compact && !release) return;
-    setTimeout(() => {
-      if (compact) index.compact();
-      if (release) releaseMemory();
-    }, TIDY_UP_DELAY_MS).unref();
+  function tidyUp(compact: boolean, release: boolean, save: boolean): void {
+    if (!compact && !release && !save) return;
+    if (tidying) return;
+    tidying = true;
+    const tidied = index;
+    const slice = () => {
+      try {
+        // An index swapped meanwhile (a rebuild) is not this tidy-up's to finish.
+        if (index !== tidied) return void (tidying = false);
+        const until = performance.now() + SLICE_MS;
+        let compacted = !compact;
+        while (!compacted && performance.now() < until) compacted = index.compactStep();
+        if (!compacted) return void setImmediate(slice).unref();
+        tidying = false;
+        if (release) releaseMemory();
+        if (save) saveSnapshot();
+      } catch (error) {
+        tidying = false;
+        breakDown("compacting the index", error);
+      }
+    };
+    setTimeout(slice, TIDY_UP_DELAY_MS).unref();
+  }
+
+  /**
+   * What background work does with an error: one line on stderr with the file count, then the
+   * next refresh (started now) builds the index again from the files rather than serve it.
+   */
+  function breakDown(doing: string, error: unknown): void {
+    log(`${doing} failed with ${documents.size} files indexed: ${relativeMessage(root, error instanceof Error ? error.message : String(error))}; building the index again from the files`);
+    rebuildNext = true;
+    folder.refresh().catch(() => undefined);
+  }
+
+  /**
+   * Builds the index again from the files, in one pass: every file is read again and the whole
+   * index made by one `createIndex`, without the updates one file at a time that the failure may
+   * have come from. Searches meanwhile answer from what is indexed so far, as in a first indexing.
+   */
+  async function rebuild(): Promise<FolderSnapshot> {
+    index = createIndex([], { ranking });
+    known.clear();
+    documents.clear();
+    loaded.clear();
+    generation += 1;
+    bulk = [];
+    try {
+      await run("all");
+      index = createIndex(bulk, { ranking });
+    } finally {
+      bulk = undefined;
+    }
+    generation += 1;
+    log(`rebuilt the index: ${documents.size} documents`);
+    return snapshot;
   }
 
   /** True when a symbolic link now resolves to another file, or changed size or time. */
@@ -364,6 +431,11 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
 
   async function check(): Promise<FolderSnapshot> {
     await settleEvents();
+    if (rebuildNext) {
+      rebuildNext = false;
+      watch.takeChanges();
+      return await rebuild();
+    }
     // A link's target may sit in an unwatched folder (hidden, vendor): links are always checked.
     const changes = watch.takeChanges();
     // A link's target may sit in an unwatched folder (hidden, vendor), and a file that changed
@@ -371,12 +443,22 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     const whole = retrying > 0 || (await linksChanged());
     if (!whole && changes !== "all" && changes.size === 0) return snapshot;
     try {
-      return await run(whole ? "all" : changes);
+      const done = await run(whole ? "all" : changes);
+      lastFailure = undefined;
+      return done;
     } catch (error) {
       // The changes were taken: put the mark back, so the next call walks again instead of
       // serving a stale snapshot for good; and no absolute path of the server's disk in the message.
       watch.markDirty();
-      throw new Error(relativeMessage(root, error instanceof Error ? error.message : String(error)));
+      const message = relativeMessage(root, error instanceof Error ? error.message : String(error));
+      if (message !== lastFailure) {
+        lastFailure = message;
+        throw new Error(message);
+      }
+      // The same failure twice: the incremental path may be what fails. Say so once, and rebuild.
+      lastFailure = undefined;
+      log(`indexing failed again (${message}): building the index again from the files, in one pass`);
+      return await rebuild();
     }
   }
 
@@ -432,19 +514,23 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       log(`indexing ${stale.length} files`);
       opened();
     }
-    for (let from = 0; from < stale.length; from += BATCH) {
-      const batch = stale.slice(from, from + BATCH);
-      for (const { file, info } of batch) {
+    for (let from = 0; from < stale.length; ) {
+      // A batch ends after BATCH files or SLICE_MS, whichever comes first: large files too leave
+      // room for requests.
+      const sliceEnd = performance.now() + SLICE_MS;
+      const batchEnd = Math.min(stale.length, from + BATCH);
+      do {
+        const { file, info } = stale[from++]!;
         const read = readOne(file, info);
         apply(file.relative, read);
         if (read.entry !== undefined) {
           bytes += info.size;
           fromDisk += 1;
         }
-      }
+      } while (from < batchEnd && (indexing === undefined || performance.now() < sliceEnd));
       changed = true;
       if (indexing !== undefined) {
-        indexing = { done: from + batch.length, total: stale.length, bytes };
+        indexing = { done: from, total: stale.length, bytes };
         if (performance.now() - lastLog >= PROGRESS_MS) {
           lastLog = performance.now();
           log(`indexing: ${indexing.done} of ${indexing.total} files, ${(bytes / 1048576).toFixed(1)} MB read`);
@@ -454,6 +540,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       }
     }
     indexing = undefined;
+    const large = fromDisk + dropped > BATCH;
     retrying = 0;
     for (const entry of known.values()) if (entry.retry === true) retrying += 1;
     if (changed || restored) log(`indexed ${documents.size} documents in ${Math.round(performance.now() - started)} ms (${fromDisk} files read)`);
@@ -462,8 +549,9 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       // The first indexing saves at once; later edits at most every SAVE_DELAY_MS, since a save
       // rewrites the whole snapshot. A snapshot a little behind is still correct: the files
       // changed since are read again on the next start.
-      if (first) saveSnapshot();
-      else if (cache !== undefined && saveTimer === undefined) {
+      if (first) {
+        if (!large) saveSnapshot();
+      } else if (cache !== undefined && saveTimer === undefined) {
         saveTimer = setTimeout(() => {
           saveTimer = undefined;
           saveSnapshot();
@@ -471,7 +559,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
         saveTimer.unref();
       }
     }
-    tidyUp(fromDisk + dropped > BATCH, bytes + restoredBytes >= RELEASE_AFTER_BYTES);
+    // After a large indexing, the first snapshot is written by the tidy-up, once compacted.
+    tidyUp(large && bulk === undefined, bytes + restoredBytes >= RELEASE_AFTER_BYTES, first && changed && large);
     return snapshot;
   }
 
@@ -586,8 +675,14 @@ export function documentEntry(relative: string, source: string, settings: EntryS
 const RELEASE_AFTER_BYTES = 16 * 1024 * 1024;
 /** How long after a large indexing its maintenance runs (ms): the waiting calls are answered first. */
 const TIDY_UP_DELAY_MS = 500;
-/** Files read between two chances for requests to run, during an indexing. */
+/** Files read between two chances for requests to run, during an indexing, at most. */
 const BATCH = 64;
+/**
+ * The longest the folder's own work holds the thread before requests may run (ms): a batch of
+ * files during an indexing, a slice of compaction after one. Well under the 100 ms that a search
+ * may wait at most (docs/performance.md measures the longest stall).
+ */
+const SLICE_MS = 20;
 /** Progress lines, at most this often (ms). */
 const PROGRESS_MS = 1000;
 /** The least time between two snapshot saves after edits (ms). */
