@@ -22,7 +22,8 @@ type Step =
   | { readonly kind: "add" | "replace"; readonly entry: IndexEntry }
   | { readonly kind: "remove"; readonly id: string }
   | { readonly kind: "search"; readonly query: string }
-  | { readonly kind: "slice" | "snapshot" };
+  | { readonly kind: "slice" }
+  | { readonly kind: "snapshot" };
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant("add" as const), entry }),
   fc.record({ kind: fc.constant("slice" as const) }),
