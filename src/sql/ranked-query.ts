@@ -19,7 +19,9 @@ import { LEXEME_LENGTH, phraseText } from "./row.js";
  * db.prepare(sql).all(...params); // => [{ id, title, url, score }, …]
  */
 export interface RankedQuery {
+  /** The statement: a `WITH … SELECT` whose only text from outside is the checked identifiers. */
   readonly sql: string;
+  /** The values bound to its placeholders, in order: the needles, the phrase, the candidates' search and the limit. */
   readonly params: readonly (string | number)[];
 }
 

@@ -95,8 +95,6 @@ const UNDOCUMENTED_RANKING_MEMBERS: readonly string[] = [
   "IndexEntry.text",
   "SearchIndex.size",
   "SearchIndex.search",
-  "RankedQuery.sql",
-  "RankedQuery.params",
 ];
 
 describe("TSDoc of the public API", () => {
