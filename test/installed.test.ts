@@ -236,6 +236,16 @@ async function packagesLoadedByRequire(cwd: string, specifier: string): Promise<
 }
 
 describe("the library installed with the README's line", () => {
+  it("runs in a workspace with no node_modules above it, where an uninstalled package stays missing", async () => {
+    // Node looks for a package in every node_modules up to the root: one in an ancestor (a stray
+    // /tmp/node_modules) would lend this project the parsers it must not have.
+    const above: string[] = [];
+    for (let folder = dirname(workspace); folder !== dirname(folder); folder = dirname(folder)) {
+      if ((await readdir(folder).catch(() => [])).includes("node_modules")) above.push(join(folder, "node_modules"));
+    }
+    expect(above, "set TMPDIR to a folder with no node_modules above it").toStrictEqual([]);
+  });
+
   it("ships declarations of every export for both module systems", async () => {
     const dist = join(project("app"), "node_modules", "@sbissoli", "mcp-search", "dist");
     const [esmTypes, cjsTypes] = await Promise.all([readFile(join(dist, "index.d.ts"), "utf8"), readFile(join(dist, "index.d.cts"), "utf8")]);
