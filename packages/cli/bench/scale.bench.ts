@@ -8,7 +8,10 @@
  * child (./_minisearch-child.mjs) on the same files, so each RSS is its own. Printed as a table:
  * time to `initialize`, to the first search answer, to the full index; resident memory (peak,
  * right after indexing, and after 5 s idle); the latency of the first search that reflects one edit, one new file and one
- * deletion; the restart time to a complete answer without and with `--cache`.
+ * deletion; the restart time to a complete answer without and with `--cache`; and the longest
+ * event-loop stall (./_stall-monitor.mjs, `perf_hooks.monitorEventLoopDelay` inside the served
+ * process) while indexing, in the 6 s after it (the compaction in slices and the memory-reducing
+ * collection), and around the edits, next to the slowest search answer sent every 50 ms in those 6 s.
  *
  * Needs a build first (`npm run build -w @sbissoli/mcp-search-cli`, or any test run). Run:
  * `npx vitest bench --run packages/cli/bench/scale.bench.ts`.
@@ -17,18 +20,21 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, bench, describe } from "vitest";
 import { ensurePackages, loadRelevanceCorpora } from "../../../bench/_relevance-corpora.js";
 import { extractDocument } from "../src/documents.js";
 import { BIN, StdioBin } from "../test/_cli-spawn.js";
 
 const MINISEARCH_CHILD = fileURLToPath(new URL("./_minisearch-child.mjs", import.meta.url));
+const STALL_MONITOR = fileURLToPath(new URL("./_stall-monitor.mjs", import.meta.url));
+/** How long after indexing the bench keeps searching and measuring: the tidy-up starts at 0.5 s. */
+const AFTER_MS = 6000;
 const FILES = Number(process.env["FOLDER_BENCH_FILES"] ?? 20_000);
 const SECTION_CHARS = 5000;
 const QUERY = "signal handler";
 /** How long the server is left idle before its memory is read again. */
-const SETTLE_MS = 5000;
+const SETTLE_MS = 7000;
 
 /** The real documents as text sections of about SECTION_CHARS characters, each with a title. */
 function sections(): { title: string; paragraphs: string[] }[] {
@@ -103,6 +109,29 @@ class Served extends StdioBin {
     }
   }
 
+  /** The longest event-loop stall since the last call (ms), read from the stall monitor; then resets it. */
+  async stall(file: string): Promise<number> {
+    // The monitor writes every 100 ms: wait for a write that covers everything until now.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const { maxMs } = JSON.parse(readFileSync(file, "utf8")) as { maxMs: number };
+    this.child.kill("SIGUSR2");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return maxMs;
+  }
+
+  /** Sends a search every 50 ms for `ms` and returns the slowest answer (ms). */
+  async slowestSearch(ms: number): Promise<number> {
+    let slowest = 0;
+    const until = performance.now() + ms;
+    while (performance.now() < until) {
+      const sent = performance.now();
+      await this.answer(QUERY);
+      slowest = Math.max(slowest, performance.now() - sent);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return slowest;
+  }
+
   memory(): { rss: number; peak: number } {
     const status = readFileSync(`/proc/${this.child.pid}/status`, "utf8");
     const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN) / 1024;
@@ -140,19 +169,27 @@ beforeAll(async () => {
     indexMs: number; searchMs: number; rssMb: number; peakMb: number; heapMb: number;
   };
 
-  const served = new Served(["serve", root, "--locale", "en"]);
+  const stallFile = join(cache, "stall.json");
+  const served = new Served(["serve", root, "--locale", "en"], {
+    env: { ...process.env, NODE_OPTIONS: `${process.env["NODE_OPTIONS"] ?? ""} --import=${pathToFileURL(STALL_MONITOR).href}`, MCP_SEARCH_STALL_FILE: stallFile },
+  });
   const initializeMs = await served.open();
   await served.answer(QUERY);
   const firstAnswerMs = performance.now() - served.started;
   const completeMs = await served.untilComplete();
   const memory = served.memory();
+  const indexingStallMs = await served.stall(stallFile);
+  // The tidy-up (compaction in slices, then the memory-reducing collection) runs in these seconds.
+  const afterSearchMs = await served.slowestSearch(AFTER_MS);
+  const afterStallMs = await served.stall(stallFile);
   // V8 and the allocator hand back what the indexing freed within a few seconds of quiet.
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, SETTLE_MS - AFTER_MS)));
   const settled = served.memory();
   const edited = "doc:part-0/section-0.md";
   const editMs = await latency(served, () => writeFileSync(join(root, "part-0", "section-0.md"), "# Edited\n\nzqxedited marker\n"), "zqxedited", (ids) => ids.includes(edited));
   const addMs = await latency(served, () => writeFileSync(join(root, "part-1", "added.md"), "# Added\n\nzqxadded marker\n"), "zqxadded", (ids) => ids.includes("doc:part-1/added.md"));
   const deleteMs = await latency(served, () => unlinkSync(join(root, "part-1", "added.md")), "zqxadded", (ids) => ids.length === 0);
+  const editStallMs = await served.stall(stallFile);
   served.close();
 
   const coldCache = new Served(["serve", root, "--locale", "en", "--cache", cache]);
@@ -176,6 +213,10 @@ beforeAll(async () => {
     ["resident memory after indexing", `${memory.rss.toFixed(0)} MB (${ratio(memory.rss, mini.rssMb)})`, `${mini.rssMb.toFixed(0)} MB`],
     [`resident memory ${SETTLE_MS / 1000} s later`, `${settled.rss.toFixed(0)} MB (${ratio(settled.rss, mini.rssMb)}); target ${(0.6 * mb + 100).toFixed(0)} MB`, `${mini.rssMb.toFixed(0)} MB`],
     ["peak resident memory", `${memory.peak.toFixed(0)} MB (${ratio(memory.peak, mini.peakMb)})`, `${mini.peakMb.toFixed(0)} MB`],
+    ["longest event-loop stall while indexing", `${ms(indexingStallMs)} (target at most 100 ms)`, "n/a (one blocking call)"],
+    [`longest stall in the ${AFTER_MS / 1000} s after indexing (compaction, collection)`, `${ms(afterStallMs)} (target at most 100 ms)`, "n/a"],
+    [`slowest search in those ${AFTER_MS / 1000} s (one every 50 ms)`, ms(afterSearchMs), "n/a"],
+    ["longest stall around the edit, new file and deletion", ms(editStallMs), "n/a"],
     ["first search reflecting one edit", ms(editMs), "n/a"],
     ["first search reflecting one new file", ms(addMs), "n/a"],
     ["first search reflecting one deletion", ms(deleteMs), "n/a"],

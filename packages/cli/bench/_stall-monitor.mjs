@@ -1,0 +1,21 @@
+/**
+ * Loaded into the served bin by the scale bench (`node --import`), never by the product: it
+ * measures the longest event-loop stall with `perf_hooks.monitorEventLoopDelay`, the delay past
+ * due of a timer that should fire every 5 ms. Every 100 ms it writes the longest stall since the
+ * last reset, in milliseconds, to the file named by MCP_SEARCH_STALL_FILE; SIGUSR2 resets it, so
+ * the bench can read one phase (indexing, the work after it, edits) at a time.
+ */
+import { writeFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+
+const file = process.env.MCP_SEARCH_STALL_FILE;
+if (file !== undefined) {
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  histogram.enable();
+  const write = () => writeFileSync(file, JSON.stringify({ maxMs: histogram.max / 1e6 }));
+  setInterval(write, 100).unref();
+  process.on("SIGUSR2", () => {
+    histogram.reset();
+    write();
+  });
+}
