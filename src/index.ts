@@ -31,7 +31,7 @@ export type {
 
 // Ranking
 export { DEFAULT_LIMIT, createIndex, loadIndex, normalizeText, rankEntries, tokenize } from "./ranking/create-index.js";
-export type { IndexEntry, IndexLanguage, IndexOptions, IndexRanking, SearchIndex, SearchOptions } from "./ranking/create-index.js";
+export type { IndexEntry, IndexLanguage, IndexOptions, IndexRanking, IndexStemmers, LoadIndexOptions, SearchIndex, SearchOptions } from "./ranking/create-index.js";
 
 // Vocabulary
 export { createVocabulary } from "./vocabulary/vocabulary.js";

@@ -122,12 +122,12 @@ const MIN_PREFIX = 4;
  */
 export function entryTokens(entry: RankedEntry, parameters: Pick<Bm25Parameters, "analysis"> = BM25_DEFAULTS): { language: Language; fields: string[][] } {
   const { analysis } = parameters;
-  const { segmentation, fold } = analysis;
+  const { segmentation } = analysis;
   const title = splitWords(entry.title, segmentation);
   const text = splitWords(entry.text ?? "", segmentation);
   const language = chooseLanguage(analysis.language === "auto" ? title.concat(text.slice(0, 400)) : [], analysis);
   const keywords = (entry.keywords ?? []).flatMap((keyword) => splitWords(keyword, segmentation));
-  const fields = [splitWords(entry.id, segmentation), title, keywords, text].map((words) => filterWords(words, language, fold));
+  const fields = [splitWords(entry.id, segmentation), title, keywords, text].map((words) => filterWords(words, language, analysis));
   return { language, fields };
 }
 

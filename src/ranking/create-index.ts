@@ -5,8 +5,9 @@
  * (./postings.ts); the collection side, shared with BM25, is ./entries.ts.
  */
 import type { SearchResult } from "../contract/schemas.js";
+import { describeReceived } from "../contract/received.js";
 import { McpSearchError } from "../errors.js";
-import { LANGUAGES, type Language } from "./analysis/analyze.js";
+import { LANGUAGES, type Language, type Stemmers } from "./analysis/analyze.js";
 import { BM25_DEFAULTS, createBm25Core } from "./bm25.js";
 import type { ByteReader, ByteWriter } from "./bytes.js";
 import { Collection, selectTop, type RankingCore } from "./entries.js";
@@ -184,6 +185,14 @@ export interface IndexOptions {
   readonly language?: IndexLanguage | "auto";
   /** BM25 only: the language of an entry whose language `"auto"` cannot tell. @default "en" */
   readonly fallbackLanguage?: IndexLanguage;
+  /**
+   * BM25 only: stemmers to run after the plural folding of some languages. The folder server
+   * passes Snowball's, from `@orama/stemmers`, which the relevance bench measured ahead of the
+   * plural folding alone in all three languages; pass the same to rank as it does. A snapshot
+   * records their `name`, and {@link loadIndex} needs stemmers of that name back.
+   * @default undefined (each language's plural folding)
+   */
+  readonly stemmers?: IndexStemmers | undefined;
 }
 
 /**
@@ -195,6 +204,42 @@ export interface IndexOptions {
  * createIndex(entries, { ranking: "bm25", language });
  */
 export type IndexLanguage = Language;
+
+/**
+ * Stemmers for some of the languages, by language, and their name. Each takes a folded word
+ * (lower case, accents removed, a plural already folded to its singular) and returns its stem.
+ *
+ * @example
+ * import { stemmer as en } from "@orama/stemmers/english";
+ * import { stemmer as pt } from "@orama/stemmers/portuguese";
+ * const stemmers: IndexStemmers = { name: "snowball", en, pt };
+ * createIndex(entries, { ranking: "bm25", stemmers });
+ */
+export type IndexStemmers = Stemmers;
+
+/**
+ * Options of {@link loadIndex}.
+ *
+ * @example
+ * loadIndex(bytes, { stemmers } satisfies LoadIndexOptions);
+ */
+export interface LoadIndexOptions {
+  /** The stemmers the index was built with, when it was built with some. @default undefined */
+  readonly stemmers?: IndexStemmers | undefined;
+}
+
+/** Throws `McpSearchError` unless `stemmers` is undefined or a name and functions. */
+function checkStemmers(stemmers: unknown): void {
+  if (stemmers === undefined) return;
+  const { name } = (stemmers ?? {}) as { name?: unknown };
+  if (typeof stemmers !== "object" || stemmers === null || typeof name !== "string" || name === "") {
+    throw new McpSearchError(`The option stemmers needs a non-empty string "name" and a function per language ("pt", "es", "en"), not ${describeReceived(stemmers)}.`);
+  }
+  for (const language of LANGUAGES) {
+    const stem = (stemmers as Record<string, unknown>)[language];
+    if (stem !== undefined && typeof stem !== "function") throw new McpSearchError(`The option stemmers has "${language}" of type ${describeReceived(stem)}: it must be a function from a word to its stem.`);
+  }
+}
 
 /**
  * The scorings `createIndex` offers: `"rule"` for catalogues of short titles, `"bm25"` for prose.
@@ -431,7 +476,7 @@ function markRun(bytes: Uint8Array, from: number, to: number, previous: number, 
  * index.resolve("sidra.ibge.gov.br/tabela/6579/"); // => "sidra:6579"
  */
 export function createIndex(entries: readonly IndexEntry[], indexOptions: IndexOptions = {}): SearchIndex {
-  const { ranking = "rule", language = "auto", fallbackLanguage = "en" } = indexOptions;
+  const { ranking = "rule", language = "auto", fallbackLanguage = "en", stemmers } = indexOptions;
   if (ranking !== "rule" && ranking !== "bm25") throw new McpSearchError(`Unknown ranking ${JSON.stringify(ranking)}: use "rule" or "bm25".`);
   if (language !== "auto" && !LANGUAGES.includes(language)) {
     throw new McpSearchError(`Unknown language ${JSON.stringify(language)}: use "auto", ${LANGUAGES.map((l) => `"${l}"`).join(", ")}.`);
@@ -439,16 +484,17 @@ export function createIndex(entries: readonly IndexEntry[], indexOptions: IndexO
   if (!LANGUAGES.includes(fallbackLanguage)) {
     throw new McpSearchError(`Unknown fallbackLanguage ${JSON.stringify(fallbackLanguage)}: use ${LANGUAGES.map((l) => `"${l}"`).join(", ")}.`);
   }
-  if (ranking === "rule" && (indexOptions.language !== undefined || indexOptions.fallbackLanguage !== undefined)) {
-    throw new McpSearchError(`The options language and fallbackLanguage apply to ranking "bm25" only: the rule ranking reads every language alike.`);
+  if (ranking === "rule" && (indexOptions.language !== undefined || indexOptions.fallbackLanguage !== undefined || stemmers !== undefined)) {
+    throw new McpSearchError(`The options language, fallbackLanguage and stemmers apply to ranking "bm25" only: the rule ranking reads every language alike.`);
   }
-  const collection = openCollection(ranking, { language, fallback: fallbackLanguage });
+  checkStemmers(stemmers);
+  const collection = openCollection(ranking, { language, fallback: fallbackLanguage, stemmers });
   collection.addAll(entries);
   return indexOver(collection, ranking);
 }
 
 /** A new, empty collection of `ranking`, with BM25's languages. */
-function openCollection(ranking: IndexRanking, languages: { language: Language | "auto"; fallback: Language }): Collection {
+function openCollection(ranking: IndexRanking, languages: { language: Language | "auto"; fallback: Language; stemmers: Stemmers | undefined }): Collection {
   if (ranking === "rule") return new Collection(new RuleCore());
   return new Collection(createBm25Core({ ...BM25_DEFAULTS, analysis: { ...BM25_DEFAULTS.analysis, ...languages } }));
 }
@@ -487,7 +533,8 @@ function indexOver(collection: Collection, ranking: IndexRanking): SearchIndex {
  * Rebuilds an index from the bytes of `index.snapshot()`: the same entries, ranking, tie order
  * and results, without tokenising anything, in time linear in the bytes. Nothing in them is
  * trusted: throws `McpSearchError` naming what is wrong when they are not a snapshot, were made
- * by a version of the library with another snapshot format or other ranking settings, fail their
+ * by a version of the library with another snapshot format or other ranking settings (stemmers
+ * of another name, or none where the index had some, included), fail their
  * checksum, or do not hold together (a term out of order, a posting past the last entry, a
  * duplicate id…). The caller then builds the index from its entries again.
  *
@@ -497,8 +544,10 @@ function indexOver(collection: Collection, ranking: IndexRanking): SearchIndex {
  * copy.search("zip")[0]?.id; // => "a"
  * loadIndex(new Uint8Array(8)); // throws McpSearchError: These bytes are not an index snapshot …
  */
-export function loadIndex(snapshot: Uint8Array): SearchIndex {
-  const { collection, ranking } = readSnapshot(snapshot, (name, settings) => (name === "rule" || name === "bm25" ? openCollection(name, languagesOf(settings)) : undefined));
+export function loadIndex(snapshot: Uint8Array, options: LoadIndexOptions = {}): SearchIndex {
+  const { stemmers } = options;
+  checkStemmers(stemmers);
+  const { collection, ranking } = readSnapshot(snapshot, (name, settings) => (name === "rule" || name === "bm25" ? openCollection(name, { ...languagesOf(settings), stemmers }) : undefined));
   return indexOver(collection, ranking as IndexRanking);
 }
 

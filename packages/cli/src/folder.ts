@@ -19,6 +19,7 @@ import { markdownToText } from "./markdown.js";
 import { releaseMemory } from "./memory.js";
 import { documentId, readInside, type InsideRead, relativeMessage, resolveInside, VENDOR_FOLDERS } from "./paths.js";
 import { openSnapshotCache, type SnapshotFile } from "./snapshot.js";
+import { SNOWBALL_STEMMERS } from "./stemmers.js";
 import { createTreeWatch, settleEvents, type TreeWatchOptions } from "./watch.js";
 
 // The vendor folders live beside the containment check, which applies them to a link's target too.
@@ -222,7 +223,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   const documents = new Map<string, FolderDocument>();
   // Replaced once, when the first indexing loads a saved snapshot.
   // BM25's analysis: the languages go into the index, its settings into the snapshot's fingerprint.
-  const analysis = ranking === "bm25" ? { language: options.language ?? "auto", fallbackLanguage: options.fallbackLanguage ?? "en" } : {};
+  const analysis = ranking === "bm25" ? { language: options.language ?? "auto", fallbackLanguage: options.fallbackLanguage ?? "en", stemmers: SNOWBALL_STEMMERS } : {};
   let index = createIndex([], { ranking, ...analysis });
   let indexing: IndexingProgress | undefined;
   const snapshot: FolderSnapshot = {
@@ -249,7 +250,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     for (const listener of listeners) listener();
   };
   const watch = createTreeWatch(root, { log, enabled: options.watch ?? true, watch: options.watchFolder, onEvent: signal });
-  const cache = options.cache === undefined ? undefined : openSnapshotCache(options.cache, root, { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "", ...analysis }, documentId, log);
+  const cache = options.cache === undefined ? undefined : openSnapshotCache(options.cache, root, { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "", ...analysis }, documentId, log, analysis);
   const loaded = new Map<string, LoadedDocument>();
   let saveTimer: NodeJS.Timeout | undefined;
   /** How many known files changed while they were read, and are read again by the next refresh. */

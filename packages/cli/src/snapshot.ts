@@ -24,7 +24,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { loadIndex, type SearchIndex } from "@sbissoli/mcp-search";
+import { loadIndex, type LoadIndexOptions, type SearchIndex } from "@sbissoli/mcp-search";
 
 /** What the snapshot keeps of one file; `title` and `format` are absent for a skipped file. */
 export interface SnapshotFile {
@@ -118,7 +118,7 @@ function checkCacheFolder(dir: string): void {
 }
 
 /** Reads a snapshot file, or throws saying why it cannot be trusted. */
-function readSnapshotFile(path: string, fingerprint: string, idOf: (relative: string) => string): LoadedSnapshot {
+function readSnapshotFile(path: string, fingerprint: string, idOf: (relative: string) => string, loadOptions: LoadIndexOptions): LoadedSnapshot {
   const bytes = readSnapshotBytes(path, MAX_SNAPSHOT_BYTES);
   const end = bytes.indexOf(10);
   if (end === -1) throw new Error("it is not an mcp-search snapshot");
@@ -138,7 +138,7 @@ function readSnapshotFile(path: string, fingerprint: string, idOf: (relative: st
   const body = bytes.subarray(end + 1);
   if (createHash("sha256").update(body).digest("hex") !== head.sha256) throw new Error("its content does not match its checksum");
   const rows = JSON.parse(body.subarray(0, filesLength as number).toString("utf8")) as unknown;
-  const index = loadIndex(new Uint8Array(body.buffer, body.byteOffset + (filesLength as number), indexLength as number));
+  const index = loadIndex(new Uint8Array(body.buffer, body.byteOffset + (filesLength as number), indexLength as number), loadOptions);
   if (!Array.isArray(rows)) throw new Error("its file table is malformed");
   const files = new Map<string, SnapshotFile>();
   let documents = 0;
@@ -158,12 +158,13 @@ function readSnapshotFile(path: string, fingerprint: string, idOf: (relative: st
 /**
  * Opens the snapshot of `root` in `dir` (created when missing, mode 700). `options` are what the
  * index depends on besides the files; a snapshot made with others is ignored. `idOf` gives a
- * file's document id. Throws one sentence when `dir` is not a folder only this user can write.
+ * file's document id; `loadOptions` are what `loadIndex` needs to rank as the index did (its
+ * stemmers). Throws one sentence when `dir` is not a folder only this user can write.
  *
  * @example
  * const cache = openSnapshotCache("/tmp/cache", "/srv/docs", { ranking: "bm25" }, documentId, console.error);
  */
-export function openSnapshotCache(dir: string, root: string, options: Readonly<Record<string, unknown>>, idOf: (relative: string) => string, log: (line: string) => void): SnapshotCache {
+export function openSnapshotCache(dir: string, root: string, options: Readonly<Record<string, unknown>>, idOf: (relative: string) => string, log: (line: string) => void, loadOptions: LoadIndexOptions = {}): SnapshotCache {
   checkCacheFolder(dir);
   const name = `mcp-search-${createHash("sha256").update(root).digest("hex").slice(0, 16)}.snapshot`;
   const path = join(dir, name);
@@ -171,7 +172,7 @@ export function openSnapshotCache(dir: string, root: string, options: Readonly<R
   return {
     load() {
       try {
-        const loaded = readSnapshotFile(path, fingerprint, idOf);
+        const loaded = readSnapshotFile(path, fingerprint, idOf, loadOptions);
         log(`snapshot: ${loaded.index.size} documents in ${path}`);
         return loaded;
       } catch (error) {

@@ -32,10 +32,28 @@ export interface AnalysisSettings {
   readonly language: Language | "auto";
   /** The language of a document whose detection is unsure. */
   readonly fallback: Language;
-  /** Fold plurals (./stem.ts); false keeps words as written (folded). */
+  /** Stem each word: its language's plural folding (./stem.ts), then `stemmers`' stemmer if any; false keeps words as written (folded). */
   readonly fold: boolean;
+  /** Stemmers that replace the plural folding of some languages (Snowball's, for example). */
+  readonly stemmers?: Stemmers | undefined;
   /** How runs of Han, kana, Thai and Lao are cut (./tokenize.ts). */
   readonly segmentation: Segmentation;
+}
+
+/**
+ * Stemmers for some languages, each a function from a folded word (lower case, no accents, plural
+ * already folded to its singular) to its stem, and a name for them: an index snapshot records the
+ * name, and is loaded back only with stemmers of the same name.
+ *
+ * @example
+ * import { stemmer } from "@orama/stemmers/english";
+ * const stemmers: Stemmers = { name: "snowball", en: stemmer };
+ */
+export interface Stemmers {
+  readonly name: string;
+  readonly pt?: ((word: string) => string) | undefined;
+  readonly es?: ((word: string) => string) | undefined;
+  readonly en?: ((word: string) => string) | undefined;
 }
 
 /** One token filter: the token to keep (maybe rewritten), or `undefined` to drop it. */
@@ -45,15 +63,28 @@ const stopwordsOf = (language: Language): TokenFilter => {
   const list = STOPWORDS[language];
   return (token) => (list.has(token) ? undefined : token);
 };
-// Looked up on each call, so the relevance bench can measure another stemmer in its place.
-const pluralsOf = (language: Language): TokenFilter => (token) => PLURAL_FOLDING[language](token);
 
-/** Each language's filters, with and without plural folding. */
-const CHAINS: Readonly<Record<Language, readonly [readonly TokenFilter[], readonly TokenFilter[]]>> = {
-  pt: [[stopwordsOf("pt")], [stopwordsOf("pt"), pluralsOf("pt")]],
-  es: [[stopwordsOf("es")], [stopwordsOf("es"), pluralsOf("es")]],
-  en: [[stopwordsOf("en")], [stopwordsOf("en"), pluralsOf("en")]],
-};
+/**
+ * The stemming of `language`: its plural folding, then the given stemmer when there is one (a
+ * word kept as folded when the stemmer gives no string). The folding comes first so that a plural
+ * and its singular reach the stemmer as one word, and meet whatever the stemmer makes of it:
+ * Snowball alone leaves "ciudades" → "ciudad" and "ciudad" → "ciud" apart.
+ */
+function stemmerOf(language: Language, stemmers: Stemmers | undefined): (token: string) => string {
+  const fold = PLURAL_FOLDING[language];
+  const stem = stemmers?.[language];
+  if (stem === undefined) return fold;
+  return (token) => {
+    const folded = fold(token);
+    const stemmed = stem(folded);
+    return typeof stemmed === "string" && stemmed !== "" ? stemmed : folded;
+  };
+}
+
+/** A language's chain of filters: its stopwords, then its stemmer when `fold` is on. */
+function chainOf(language: Language, settings: Pick<AnalysisSettings, "fold" | "stemmers">): TokenFilter[] {
+  return settings.fold ? [stopwordsOf(language), stemmerOf(language, settings.stemmers)] : [stopwordsOf(language)];
+}
 
 /**
  * The folded words of `text`, in order, before any language's filters.
@@ -82,10 +113,10 @@ export function chooseLanguage(words: readonly string[], settings: AnalysisSetti
  * The tokens of `words` in `language`: each passed through the language's filters, in order.
  *
  * @example
- * filterWords(["as", "mensagens", "do", "servidor"], "pt", true); // => ["mensagen", "servidor"]
+ * filterWords(["as", "mensagens", "do", "servidor"], "pt", { fold: true }); // => ["mensagem", "servidor"]
  */
-export function filterWords(words: readonly string[], language: Language, fold: boolean): string[] {
-  const filters = CHAINS[language][fold ? 1 : 0];
+export function filterWords(words: readonly string[], language: Language, settings: Pick<AnalysisSettings, "fold" | "stemmers">): string[] {
+  const filters = chainOf(language, settings);
   const tokens: string[] = [];
   next: for (const word of words) {
     let token: string | undefined = word;
@@ -104,8 +135,8 @@ export function filterWords(words: readonly string[], language: Language, fold: 
  * @example
  * analyzeText("Las ciudades y sus luces", "es", { fold: true, segmentation: "bigrams" }); // => ["ciudad", "luz"]
  */
-export function analyzeText(text: string, language: Language, settings: Pick<AnalysisSettings, "fold" | "segmentation">): string[] {
-  return filterWords(splitWords(text, settings.segmentation), language, settings.fold);
+export function analyzeText(text: string, language: Language, settings: Pick<AnalysisSettings, "fold" | "segmentation" | "stemmers">): string[] {
+  return filterWords(splitWords(text, settings.segmentation), language, settings);
 }
 
 /**
@@ -116,11 +147,12 @@ export function analyzeText(text: string, language: Language, settings: Pick<Ana
  * @example
  * analyzeQuery("as canções", ["pt", "en"], { fold: true, segmentation: "bigrams" }); // => [["cancao", "cancoe"]]
  */
-export function analyzeQuery(text: string, languages: readonly Language[], settings: Pick<AnalysisSettings, "fold" | "segmentation">): string[][] {
+export function analyzeQuery(text: string, languages: readonly Language[], settings: Pick<AnalysisSettings, "fold" | "segmentation" | "stemmers">): string[][] {
   const groups = new Map<string, string[]>();
+  const stems = languages.map((language) => stemmerOf(language, settings.stemmers));
   for (const word of splitWords(text, settings.segmentation)) {
     if (languages.some((language) => STOPWORDS[language].has(word))) continue;
-    const forms = [...new Set(languages.map((language) => (settings.fold ? PLURAL_FOLDING[language](word) : word)))];
+    const forms = [...new Set(stems.map((stem) => (settings.fold ? stem(word) : word)))];
     groups.set(forms.join(" "), forms);
   }
   return [...groups.values()];

@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { createIndex, createVocabulary, type IndexEntry, type IndexRanking } from "@sbissoli/mcp-search";
 import { afterAll, describe, expect, it } from "vitest";
 import { documentEntry, openFolder, type Folder } from "../../src/folder.js";
+import { SNOWBALL_STEMMERS } from "../../src/stemmers.js";
 
 const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
 const REPRO_ARCHIVE = join(REPO, "../shared/repro/posting-cut-short/readmes.tar.xz");
@@ -58,7 +59,8 @@ function freshIndex(folder: Folder, order: readonly string[], ranking: IndexRank
     const source = readFileSync(join(folder.root, relative), "utf8");
     return documentEntry(relative, source, { url: document.url, linksResolve: false, ranking, vocabulary }).entry;
   });
-  return createIndex(entries, { ranking });
+  // The folder's own analysis: BM25 with Snowball's stemmers, English when detection is unsure.
+  return createIndex(entries, ranking === "bm25" ? { ranking, stemmers: SNOWBALL_STEMMERS } : { ranking });
 }
 
 /** The query set: fixed words and phrases, and the first heading of every 25th document. */
