@@ -17,7 +17,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "packages/cli/test/**/*.test.ts"],
     // The type check is not part of `npm test`: `npm run check:static` runs it, with the regex lint (vitest.static.config.ts).
-    exclude: [...configDefaults.exclude, "test/static/**"],
+    // The extra tier runs apart, by `npm run test:extra` (vitest.extra.config.ts).
+    exclude: [...configDefaults.exclude, "test/static/**", "test/extra/**", "packages/cli/test/extra/**"],
     globalSetup: ["test/global-setup.ts"],
     // A fresh clone has no durations for vitest to sort by: see test/sequencer.ts.
     sequence: { sequencer: SlowestFirstSequencer },
