@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { analyzeQuery, analyzeText, detectLanguage, splitWords } from "../../../src/ranking/analysis/analyze.js";
+import { createIndex, loadIndex, McpSearchError } from "../../../src/index.js";
 import { foldText } from "../../../src/ranking/analysis/fold.js";
 import { foldPluralEn, foldPluralEs, foldPluralPt } from "../../../src/ranking/analysis/stem.js";
 import { forEachWord } from "../../../src/ranking/analysis/tokenize.js";
@@ -117,5 +118,37 @@ describe("analyzeText and analyzeQuery", () => {
     expect(analyzeQuery("as séries", ["pt", "en"], BIGRAMS)).toStrictEqual([["serie", "sery"]]);
     expect(analyzeQuery("as séries", ["en"], BIGRAMS)).toStrictEqual([["sery"]]);
     expect(analyzeQuery("ser ou não ser", ["pt"], BIGRAMS)).toStrictEqual([]);
+  });
+});
+
+describe("createIndex's analysis options", () => {
+  const entries = [
+    { id: "a", title: "Configuring the network", url: "https://x.org/a", text: "How to configure interfaces and routes." },
+    { id: "b", title: "Printers", url: "https://x.org/b", text: "Printing a page." },
+  ];
+  const stemmers = { name: "cut-ing", en: (word: string) => word.replace(/(ing|e)$/, "") };
+
+  it("runs the given stemmers after the plural folding, and loadIndex needs them back", () => {
+    const index = createIndex(entries, { ranking: "bm25", stemmers });
+    expect(index.search("configure").map((hit) => hit.id)).toStrictEqual(["a"]);
+    expect(createIndex(entries, { ranking: "bm25" }).search("configured").map((hit) => hit.id)).toStrictEqual([]);
+    const bytes = index.snapshot();
+    expect(loadIndex(bytes, { stemmers }).search("configure").map((hit) => hit.id)).toStrictEqual(["a"]);
+    expect(() => loadIndex(bytes)).toThrow(/other "bm25" settings/);
+    expect(() => loadIndex(bytes, { stemmers: { ...stemmers, name: "another" } })).toThrow(/other "bm25" settings/);
+  });
+
+  it("refuses a language, a fallback or stemmers it cannot use, naming them", () => {
+    expect(() => createIndex(entries, { ranking: "bm25", language: "fr" as never })).toThrow(/Unknown language "fr"/);
+    expect(() => createIndex(entries, { ranking: "bm25", fallbackLanguage: "de" as never })).toThrow(/Unknown fallbackLanguage "de"/);
+    expect(() => createIndex(entries, { ranking: "bm25", stemmers: { name: "" } })).toThrow(McpSearchError);
+    expect(() => createIndex(entries, { ranking: "bm25", stemmers: { name: "x", pt: "no" as never } })).toThrow(/"pt" of type string/);
+    expect(() => createIndex(entries, { language: "pt" })).toThrow(/apply to ranking "bm25" only/);
+  });
+
+  it("analyses every entry in the language given, with no detection", () => {
+    const spanish = [{ id: "c", title: "Ciudad", url: "https://x.org/c", text: "ciudad" }];
+    expect(createIndex(spanish, { ranking: "bm25", language: "es" }).search("ciudades").map((hit) => hit.id)).toStrictEqual(["c"]);
+    expect(createIndex(spanish, { ranking: "bm25", language: "en" }).search("ciudades").map((hit) => hit.id)).toStrictEqual([]);
   });
 });
