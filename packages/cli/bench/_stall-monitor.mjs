@@ -5,14 +5,18 @@
  * last reset, in milliseconds, to the file named by MCP_SEARCH_STALL_FILE; SIGUSR2 resets it, so
  * the bench can read one phase (indexing, the work after it, edits) at a time.
  */
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 
 const file = process.env.MCP_SEARCH_STALL_FILE;
 if (file !== undefined) {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
-  const write = () => writeFileSync(file, JSON.stringify({ maxMs: histogram.max / 1e6 }));
+  // Written aside, then renamed: the bench never reads half a file.
+  const write = () => {
+    writeFileSync(`${file}.tmp`, JSON.stringify({ maxMs: histogram.max / 1e6 }));
+    renameSync(`${file}.tmp`, file);
+  };
   setInterval(write, 100).unref();
   process.on("SIGUSR2", () => {
     histogram.reset();
