@@ -3,6 +3,7 @@
  * fetch guard, and under hostile input: a huge file, a very long line, many groups, many
  * wildcards.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { McpSearchError } from "../../src/index.js";
 import { parseRobotsTxt } from "../../src/site/index.js";
@@ -137,6 +138,31 @@ describe("parseRobotsTxt as a fetch guard", () => {
     expect(() => parseRobotsTxt("", { userAgent: "Mozilla/5.0 (X11)" })).toThrow(/userAgent must be a product token.*"Mozilla\/5\.0 \(X11\)"/);
     expect(() => parseRobotsTxt("", { maxBytes: 0 })).toThrow(new McpSearchError("parseRobotsTxt: maxBytes must be a positive integer (got 0)."));
     expect(() => robots.isAllowed(42 as unknown as string)).toThrow(McpSearchError);
+  });
+});
+
+describe("parseRobotsTxt's matching", () => {
+  /** The rule as a regular expression, the plain reading of RFC 9309 §2.2.3: a prefix match, `*` any run, a final `$` the end. */
+  function naive(pattern: string): RegExp {
+    const anchored = pattern.endsWith("$");
+    const body = (anchored ? pattern.slice(0, -1) : pattern)
+      .split("*")
+      .map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*");
+    return new RegExp(`^${body}${anchored ? "$" : ""}`, "s");
+  }
+
+  it("agrees with a regular expression on every rule and path of a small alphabet", () => {
+    const pattern = fc.tuple(fc.constantFrom("/", "*"), fc.string({ unit: fc.constantFrom("a", "b", "/", "*", "$"), maxLength: 8 })).map(([first, rest]) => first + rest);
+    const path = fc.string({ unit: fc.constantFrom("a", "b", "/", "$"), maxLength: 12 }).map((rest) => `/${rest}`);
+    fc.assert(
+      fc.property(pattern, path, (rule, tested) => {
+        fc.pre(tested !== "/robots.txt");
+        const robots = parseRobotsTxt(`User-agent: *\nDisallow: ${rule}\n`);
+        expect(robots.isAllowed(tested)).toBe(!naive(rule).test(tested));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
 
