@@ -327,7 +327,20 @@ describe("registerDeepResearchTools: the cap on a reply's size", () => {
     );
   });
 
-  it("counts the extras too, and lets a reply just under the cap through", async () => {
+  it("lets a reply of exactly the cap through, and refuses one character more", async () => {
+    const overhead = JSON.stringify({ id: "doc:1", title: "T", text: "", url: "u" }).length;
+    let extra = 0;
+    const { client } = await connect({ fetch: (id) => ({ id, title: "T", url: "u", text: "a".repeat(MAX_REPLY_CHARS - overhead + extra) }) });
+    const exact = await client.callTool({ name: "fetch", arguments: { id: "doc:1" } });
+    expect(exact.isError).toBeUndefined();
+    expect(textOf(exact).length).toBe(MAX_REPLY_CHARS);
+    extra = 1;
+    const over = await client.callTool({ name: "fetch", arguments: { id: "doc:1" } });
+    expect(over.isError).toBe(true);
+    expect(textOf(over)).toContain(`a resposta tem ${MAX_REPLY_CHARS + 1} caracteres em JSON`);
+  });
+
+  it("counts the extras too, and lets a reply half the cap through", async () => {
     const half = "a".repeat(MAX_REPLY_CHARS / 2);
     const { client } = await connect({
       fetch: (id) => ({ document: { id, title: "T", url: "u", text: half }, extras: { meta: { copy: half } } }),
