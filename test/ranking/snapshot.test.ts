@@ -79,6 +79,17 @@ describe.each(["rule", "bm25"] as IndexRanking[])("loadIndex (%s)", (ranking) =>
       { numRuns: 400 },
     );
   });
+
+  it("refuses every single byte flipped, each at its own turn, the checksum's own bytes included", () => {
+    const bytes = createIndex([{ id: "a", title: "Zip files", url: "https://x.org/a", text: "zip files soja" }], { ranking }).snapshot();
+    for (let at = 0; at < bytes.length; at++) {
+      for (const xor of [0x01, 0x80]) {
+        const changed = bytes.slice();
+        changed[at]! ^= xor;
+        expect(() => loadIndex(changed), `byte ${at} ^ ${xor}`).toThrow(McpSearchError);
+      }
+    }
+  });
 });
 
 describe("loadIndex", () => {
