@@ -518,6 +518,9 @@ describe("the installed mcp-search bin of @sbissoli/mcp-search-cli", () => {
     const client = new Client({ name: "installed-test", version: "0.0.0" });
     await client.connect(transport);
     try {
+      // All three hints set, as OpenAI's app review asks.
+      const { tools } = await client.listTools();
+      for (const tool of tools) expect(tool.annotations, tool.name).toStrictEqual({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
       const found = await client.callTool({ name: "search", arguments: { query: "bloom" } });
       expect((found.structuredContent as { results: { id: string }[] }).results.map((hit) => hit.id)).toStrictEqual(["doc:brewing.md"]);
       const doc = await client.callTool({ name: "fetch", arguments: { id: "doc:brewing.md" } });
