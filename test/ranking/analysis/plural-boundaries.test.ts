@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { foldPluralEn, foldPluralPt } from "../../../src/ranking/analysis/stem.js";
+
+// The short words where a plural rule is one letter from misfiring (issue 36's surviving
+// mutations): "reis" must not become "rel" (which meets "relatório"), nor "pais" "pal"; "ties"
+// and "pies" fold to their singular, not to "ty" and "py".
+describe("plural folding at its shortest words", () => {
+  it.each([
+    ["reis", "reis"],
+    ["pais", "pais"],
+    ["reais", "reai"], // five letters: the -ais rule applies, and "real" meets it there
+    ["real", "reai"],
+  ])("foldPluralPt(%j) => %j", (word, folded) => {
+    expect(foldPluralPt(word)).toBe(folded);
+  });
+
+  it.each([
+    ["ties", "tie"],
+    ["pies", "pie"],
+    ["flies", "fly"],
+    ["series", "sery"],
+  ])("foldPluralEn(%j) => %j", (word, folded) => {
+    expect(foldPluralEn(word)).toBe(folded);
+  });
+});
