@@ -10,7 +10,8 @@
  * - a rule matches a path by prefix, `*` matches any run of characters, and a `$` at the end of
  *   a rule anchors it at the end of the path (§2.2.3);
  * - the longest matching rule, in octets, wins; between an `allow` and a `disallow` of the same
- *   length, `allow` wins; a `disallow` with no value blocks nothing (§2.2.2);
+ *   length, `allow` wins; a `disallow` with no value blocks nothing (§2.2.2), and a value that
+ *   starts with neither `/` nor `*` is not a path pattern, so it is skipped;
  * - `/robots.txt` itself is always allowed (§2.2.2), and only the first 500 KiB are read: the
  *   RFC asks crawlers to read at least that much (§2.5).
  *
