@@ -137,12 +137,12 @@ export const MAX_TITLE_CHARS = 100;
 const MAX_HEADING_SOURCE = 600;
 
 /**
- * Headings that name a part every document has, not the document, in English and Portuguese,
- * normalised (lower case, no accents).
+ * Headings that name a part every document has, not the document, in English, Portuguese and
+ * Spanish, normalised (lower case, no accents).
  */
 const GENERIC_HEADINGS: ReadonlySet<string> = new Set([
   // English
-  "installation", "install", "installing", "getting started", "quick start", "quickstart", "usage", "how to use",
+  "introduction", "overview", "installation", "install", "installing", "getting started", "quick start", "quickstart", "usage", "how to use",
   "table of contents", "contents", "toc", "on this page", "in this article", "keyboard shortcuts", "shortcuts",
   "navigation", "menu", "search", "search results", "skip to content", "license", "licence", "changelog",
   "change log", "release notes", "contributing", "contributors", "contribute", "authors", "credits",
@@ -152,7 +152,7 @@ const GENERIC_HEADINGS: ReadonlySet<string> = new Set([
   "previous topic", "next topic", "this page", "quick links", "links", "tests", "testing", "build", "building",
   "development", "security", "sponsors", "backers", "donate", "status", "badges",
   // Portuguese
-  "instalacao", "instalando", "como instalar", "primeiros passos", "comecando", "comece aqui", "inicio rapido",
+  "introducao", "visao geral", "instalacao", "instalando", "como instalar", "primeiros passos", "comecando", "comece aqui", "inicio rapido",
   "uso", "como usar", "modo de uso", "sumario", "indice", "conteudo", "tabela de conteudo",
   "tabela de conteudos", "nesta pagina", "neste artigo", "atalhos de teclado", "atalhos", "navegacao",
   "busca", "pesquisa", "pular para o conteudo", "licenca", "historico de mudancas", "notas de versao",
@@ -160,6 +160,9 @@ const GENERIC_HEADINGS: ReadonlySet<string> = new Set([
   "pre requisitos", "pre-requisitos", "dependencias", "configuracao", "recursos", "funcionalidades",
   "exemplo", "exemplos", "referencia", "documentacao", "perguntas frequentes", "suporte", "inicio",
   "pagina inicial", "veja tambem", "proximos passos", "testes", "seguranca", "patrocinadores",
+  // Spanish
+  "introduccion", "descripcion general", "instalacion", "primeros pasos", "ejemplos", "ejemplo", "contenido",
+  "tabla de contenidos", "indice", "licencia", "creditos", "vease tambien", "requisitos", "configuracion",
 ]);
 
 /**

@@ -51,10 +51,18 @@ describe("parseCommandLine", () => {
         allowedOrigins: [],
         token: undefined,
         ranking: "bm25",
+        language: "auto",
         cache: undefined,
         resources: true,
       },
     });
+  });
+
+  it("reads --language, and refuses one it does not know or with --ranking rule", () => {
+    const serve = (...flags: string[]) => parseCommandLine(["serve", "docs", ...flags]);
+    expect(serve("--language", "pt")).toMatchObject({ command: "serve", options: { language: "pt" } });
+    expect(serve("--language", "fr")).toStrictEqual({ command: "error", message: '--language must be auto, pt, es or en (got "fr").' });
+    expect(serve("--ranking", "rule", "--language", "pt")).toStrictEqual({ command: "error", message: "--language applies to --ranking bm25 only." });
   });
 
   it("reads --allowed-origin as an origin and --token of 16 characters or more", () => {
