@@ -241,7 +241,7 @@ describe("the library installed with the README's line", () => {
     // /tmp/node_modules) would lend this project the parsers it must not have.
     const above: string[] = [];
     for (let folder = dirname(workspace); folder !== dirname(folder); folder = dirname(folder)) {
-      if ((await readdir(folder).catch(() => [])).includes("node_modules")) above.push(join(folder, "node_modules"));
+      if ((await readdir(folder).catch((): string[] => [])).includes("node_modules")) above.push(join(folder, "node_modules"));
     }
     expect(above, "set TMPDIR to a folder with no node_modules above it").toStrictEqual([]);
   });
