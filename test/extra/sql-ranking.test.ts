@@ -1,21 +1,29 @@
 /**
- * The ranked SQL queries on real catalogues, beyond npm test's budget (about 40 s of PGlite and
- * SQLite work): SQLite and PostgreSQL (PGlite) give createIndex's top 10
+ * The ranked SQL queries on real catalogues, beyond npm test's budget (about 40 s of PGlite,
+ * SQLite and workerd work): SQLite, PostgreSQL (PGlite) and a real Cloudflare D1 (miniflare, the
+ * runtime of `wrangler dev`) give createIndex's top 10
  * - on the 1,332 CNAE subclasses (test/fixtures/cnae-subclasses.json), for a fixed set of 150 and
  *   more real queries: a word, two, a whole description, a code, a prefix being typed, and a set
  *   written by hand;
  * - on 30,000 real-shaped pt-BR entries (bench/_corpora.ts), for the ranking bench's queries and
  *   the same set;
- * and the identity property of test/sql/ranked-query.test.ts runs 300 times.
+ * the D1 server of docs/sql.md, loaded through its own `saveEntry` into a real D1, answers search
+ * over a real MCP client as a server on createIndex does; and the identity property of
+ * test/sql/ranked-query.test.ts runs 300 times.
  */
 import { readFileSync } from "node:fs";
 import type { PGlite } from "@electric-sql/pglite";
 import Database from "better-sqlite3";
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport, type McpServer } from "@modelcontextprotocol/server";
 import fc from "fast-check";
+import { Miniflare } from "miniflare";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCorpus, buildQueries } from "../../bench/_corpora.js";
 import { POSTGRES_SCHEMA, SQLITE_SCHEMA, loadPostgres, loadSqlite } from "../../bench/_ranked-schema.js";
 import { buildPostgresRankedQuery, buildSqliteRankedQuery, createIndex, tokenize, type IndexEntry } from "../../src/index.js";
+import { writePrograms } from "../_doc-programs.js";
 import { startPostgres } from "../_pglite.js";
 import { RANKING_CASE } from "../_ranked-arbitraries.js";
 
@@ -126,5 +134,40 @@ describe("the ranked queries on real catalogues", () => {
       }),
       { numRuns: 300, seed: 3535 },
     );
+  });
+
+  it("give createIndex's results from the D1 server of docs/sql.md on a real D1, over a real MCP client, for the CNAE set", async () => {
+    interface D1Program {
+      CATALOGUE_SCHEMA: string;
+      saveEntry(db: unknown, entry: IndexEntry): Promise<void>;
+      createCatalogueServer(db: unknown): McpServer;
+    }
+    const program = writePrograms().find((candidate) => candidate.doc === "docs/sql.md" && candidate.section === "SQLite and Cloudflare D1")!;
+    const before = globalThis.__docStdio?.length ?? 0;
+    const d1Program = (await import(/* @vite-ignore */ pathToFileURL(program.runnable).href)) as D1Program;
+    for (const pair of (globalThis.__docStdio ?? []).splice(before)) pair.input.end();
+    const mf = new Miniflare({ modules: true, script: "export default { fetch() { return new Response(null, { status: 404 }); } }", compatibilityDate: "2026-04-01", d1Databases: ["DB"] });
+    try {
+      const db = await mf.getD1Database("DB");
+      // The schema as a migration runs it: one statement at a time, a trigger's body whole.
+      for (const statement of d1Program.CATALOGUE_SCHEMA.split(/;\s*\n(?=CREATE)/).map((part) => part.trim()).filter((part) => part !== "")) {
+        await db.prepare(statement.endsWith(";") ? statement : `${statement};`).run();
+      }
+      // A third of the subclasses: each saveEntry is a round trip to workerd.
+      const entries = CNAE_ENTRIES.filter((_, i) => i % 3 === 0);
+      for (const entry of entries) await d1Program.saveEntry(db, entry);
+      const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+      await d1Program.createCatalogueServer(db).connect(serverTransport);
+      const client = new Client({ name: "host", version: "1.0.0" });
+      await client.connect(clientTransport);
+      const index = createIndex(entries);
+      for (const query of cnaeQueries()) {
+        const reply = await client.callTool({ name: "search", arguments: { query } });
+        expect({ query, results: reply.structuredContent }).toStrictEqual({ query, results: { results: index.search(query) } });
+      }
+      await client.close();
+    } finally {
+      await mf.dispose();
+    }
   });
 });
