@@ -88,7 +88,7 @@ export interface SitemapResult extends CatalogueResult {
 }
 
 /**
- * Options shared by {@link parseLlmsTxt} and {@link parseSitemap}.
+ * Options shared by {@link parseLlmsTxt} and `parseSitemap` (from `@sbissoli/mcp-search/site/sitemap`).
  *
  * @example
  * parseLlmsTxt(text, { locale: "en", baseUrl: "https://example.com/" } satisfies CatalogueOptions);
