@@ -1,4 +1,4 @@
-import { readFile, readdir, writeFile } from "node:fs/promises";
+import { readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { defineConfig } from "tsup";
 
@@ -27,7 +27,10 @@ export default defineConfig({
   target: "node20",
   platform: "neutral",
   splitting: true,
-  onSuccess: dropBareChunkImports,
+  onSuccess: async () => {
+    await dropBareChunkImports();
+    await dropStaleChunks();
+  },
 });
 
 /**
@@ -44,4 +47,27 @@ async function dropBareChunkImports(): Promise<void> {
     const kept = code.replace(/^import "(?:\.\.?\/)+chunk-[\w-]+\.js";\n/gm, "");
     if (kept !== code) await writeFile(path, kept);
   }
+}
+
+/**
+ * A build without `clean` (the test setup's, which keeps the declarations) leaves the chunks of
+ * earlier builds beside the new ones, and `npm pack` would ship them: every chunk that no entry
+ * reaches, through the chunks it imports, goes, with its source map.
+ */
+async function dropStaleChunks(): Promise<void> {
+  const files = await readdir("dist", { recursive: true, encoding: "utf8" });
+  const code = new Map<string, string>();
+  for (const file of files.filter((name) => /\.c?js$/.test(name))) code.set(file.split("\\").join("/"), await readFile(join("dist", file), "utf8"));
+  const reached = new Set<string>();
+  const pending = [...code.keys()].filter((file) => !file.startsWith("chunk-"));
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (reached.has(file)) continue;
+    reached.add(file);
+    const folder = file.includes("/") ? file.slice(0, file.lastIndexOf("/") + 1) : "";
+    for (const [, specifier] of (code.get(file) ?? "").matchAll(/["'](\.{1,2}\/[\w./-]*chunk-[\w-]+\.c?js)["']/g)) {
+      pending.push(new URL(specifier!, `file:///${folder}`).pathname.slice(1));
+    }
+  }
+  const stale = [...code.keys()].filter((file) => file.startsWith("chunk-") && !reached.has(file));
+  await Promise.all(stale.flatMap((file) => [rm(join("dist", file), { force: true }), rm(join("dist", `${file}.map`), { force: true })]));
 }
