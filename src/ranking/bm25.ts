@@ -385,7 +385,7 @@ class View {
 
 /**
  * Adds `factor × Σ_f count_f × coef(u, f)` to `tf[u]` for each live unit u of the postings in
- * `bytes[from…to)` (the encoding of ./postings.ts, decoded inline; the first gap counts from unit
+ * `bytes[from…to)` (the format of ./posting-codec.ts, decoded inline; the first gap counts from unit
  * `previous`), where coef(u, f) = coefF[lengths[u × 4 + f]], listing each unit the first
  * time it gets a non-zero tf; returns the new list length. A text-only posting adds
  * `factor × (count × coef(u, text))`, the same number, bit for bit, as the full sum with its

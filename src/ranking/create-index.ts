@@ -426,7 +426,7 @@ class RuleCore implements RankingCore {
 
 /**
  * Ors each live entry's field mask from the postings in `bytes[from…to)` (the encoding of
- * ./postings.ts, width 1, decoded inline; the first gap counts from entry `previous`) into `flags`, listing in `tokenTouched` each entry the
+ * ./posting-codec.ts, width 1, decoded inline; the first gap counts from entry `previous`) into `flags`, listing in `tokenTouched` each entry the
  * token reaches for the first time; returns the new list length.
  */
 function markRun(bytes: Uint8Array, from: number, to: number, previous: number, flags: Uint8Array, alive: Uint8Array, exact: Uint8Array, prefix: Uint8Array, tokenTouched: Int32Array, count: number): number {

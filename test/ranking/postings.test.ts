@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ByteWriter } from "../../src/ranking/bytes.js";
-import { PostingReader, SegmentedPostings } from "../../src/ranking/postings.js";
+import { PostingReader } from "../../src/ranking/posting-codec.js";
+import { SegmentedPostings } from "../../src/ranking/postings.js";
 
 /** One posting as a plain value: the slot and its `width` values. */
 type Plain = { readonly slot: number; readonly values: readonly number[] };
