@@ -305,6 +305,20 @@ describe("the library installed with the README's line", () => {
     }
   });
 
+  it("ships one copy of the error class and of the ranking engine for each module system", async () => {
+    const dist = join(project("app"), "node_modules", "@sbissoli", "mcp-search", "dist");
+    const files = (await readdir(dist, { recursive: true, encoding: "utf8" })).filter((name) => /\.c?js$/.test(name));
+    const defining = async (pattern: RegExp, extension: string) => {
+      const found: string[] = [];
+      for (const file of files.filter((name) => name.endsWith(extension))) if (pattern.test(await readFile(join(dist, file), "utf8"))) found.push(file);
+      return found.length;
+    };
+    for (const extension of [".js", ".cjs"]) {
+      expect(await defining(/\bvar McpSearchError = /, extension), extension).toBe(1);
+      expect(await defining(/\bfunction createIndex\(/, extension), extension).toBe(1);
+    }
+  });
+
   it("keeps one McpSearchError: an error thrown in ./site is an instance of the main entry's class, in ESM and in CJS", async () => {
     const check = [
       "const duplicate = [{ id: 'a', title: 'A', url: 'https://x.org/a' }, { id: 'a', title: 'B', url: 'https://x.org/b' }];",
