@@ -3,6 +3,12 @@
  * on the client's `notifications/cancelled`, through a real Client and a real McpServer of both
  * SDK generations, linked in memory. One-argument callbacks keep working.
  */
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import { McpServer } from "@modelcontextprotocol/server";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport as InMemoryV1 } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer as McpServerV1 } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -87,6 +93,33 @@ describe("registerDeepResearchTools: the callbacks' signal", () => {
     });
     const controller = new AbortController();
     const call = client.callTool({ name: "fetch", arguments: { id: "doc:1" } }, undefined, { signal: controller.signal });
+    await running;
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    expect(await aborted).toBeDefined();
+  });
+
+  it("aborts it when a client cancels over Streamable HTTP with a session", async () => {
+    // A session keeps one server for the client, so its notifications/cancelled reaches the
+    // server running the call. (Stateless, each message meets a fresh server: there only the
+    // time limit aborts, as docs/factory.md says.)
+    const { callback, running, aborted } = waitForAbort();
+    const server = new McpServer({ name: "sessions", version: "1.0.0" });
+    registerDeepResearchTools(server, { ...baseOptions, search: callback });
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+    await server.connect(transport);
+    const http = createServer((req, res) => void transport.handleRequest(req, res));
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const client = new Client({ name: "host", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`)));
+    open.push(async () => {
+      await client.close();
+      await server.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    });
+    const controller = new AbortController();
+    const call = client.callTool({ name: "search", arguments: { query: "x" } }, { signal: controller.signal });
     await running;
     controller.abort();
     await expect(call).rejects.toThrow();
