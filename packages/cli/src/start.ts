@@ -75,6 +75,8 @@ export async function startServing(args: ServeArguments, { version, log, environ
         ? `warning: listening on ${args.http.host}, reachable from other machines, with no token: anyone who can reach it can read the folder. Set MCP_SEARCH_TOKEN (or --token), or put an authenticating proxy in front; and serve it over HTTPS`
         : `warning: listening on ${args.http.host}, reachable from other machines; put it behind HTTPS so the token does not travel in clear`,
     );
+    // Host is checked on every bind (DNS rebinding): say how to reach this one by a name.
+    if (args.allowedHosts.length === 0) log(`requests must name this server by an IP address in Host; to reach it by a name, pass --allowed-host NAME`);
   }
   log(`serving ${folder.root} over Streamable HTTP at ${serving.url}`);
   return { url: serving.url, close: () => (folder.close(), serving.close()) };

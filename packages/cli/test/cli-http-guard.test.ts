@@ -155,6 +155,7 @@ describe("the bearer token", () => {
   it("warns when bound beyond loopback without a token, and not with one", async () => {
     const open = await serve(["--http", "0.0.0.0:0"]);
     expect(open.stderr()).toMatch(/reachable from other machines, with no token/);
+    expect(open.stderr()).toMatch(/to reach it by a name, pass --allowed-host NAME/);
     const guarded = await serve(["--http", "0.0.0.0:0"], { MCP_SEARCH_TOKEN: TOKEN });
     expect(guarded.stderr()).toMatch(/reachable from other machines/);
     expect(guarded.stderr()).not.toMatch(/with no token/);
