@@ -250,10 +250,11 @@ Options of serve:
   --http [host:]port     serve Streamable HTTP at http://host:port/mcp instead of stdio;
                          host defaults to 127.0.0.1 (a non-loopback host must be written out)
   --allowed-host NAME    also accept this Host header over HTTP (a tunnel or proxy's public
-                         name); repeatable. Loopback names and the bound address are always
-                         accepted. Behind such a name, the Origins of ChatGPT and Claude's
-                         connectors (https://chatgpt.com, https://claude.ai, https://claude.com)
-                         are accepted too
+                         name, or this machine's name on a 0.0.0.0 bind); repeatable. IP
+                         addresses, loopback names and the bound address are always accepted.
+                         Behind such a name, the Origins of ChatGPT and Claude's connectors
+                         (https://chatgpt.com, https://claude.ai, https://claude.com) are
+                         accepted too
   --allowed-origin URL   also accept this Origin header over HTTP; repeatable
   --token TOKEN          every HTTP request must send "Authorization: Bearer TOKEN" (16+
                          characters); prefer the MCP_SEARCH_TOKEN environment variable, which
