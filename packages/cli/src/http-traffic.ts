@@ -64,13 +64,14 @@ export interface TrafficControl {
 
 /**
  * Sets up {@link TrafficControl} on `server` (before it listens). `server.maxConnections` stays a
- * backstop one above `limits.maxConnections`: the cap itself is kept here, where the oldest
- * untrusted connection can make room.
+ * backstop one above `limits.maxConnections`: the cap itself is kept here, where the oldest idle
+ * connection can make room for a new one.
  *
  * @example
  * const traffic = createTrafficControl(createServer(handler), HTTP_LIMITS);
  */
-export function createTrafficControl(server: Server, limits: HttpLimits, now: () => number = Date.now): TrafficControl {
+export function createTrafficControl(server: Server, limits: HttpLimits): TrafficControl {
+  const now = Date.now;
   const connections = new Map<Socket, Connection>();
   let inFlight = 0;
   let streams = 0;
