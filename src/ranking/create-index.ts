@@ -30,10 +30,15 @@ export { normalizeText };
  * };
  */
 export interface IndexEntry {
+  /** What `fetch` is called with, unique in the index; it weighs most (10) when a query token equals it or a token of it. */
   readonly id: string;
+  /** The title a search result shows; its tokens weigh 3, and holding the query as a phrase adds 10. */
   readonly title: string;
+  /** The public address a result carries, for the model to cite; `resolve` accepts it for the id. */
   readonly url: string;
+  /** Words a reader would search for that the title lacks (synonyms, codes, headings); they weigh 2. @default [] */
   readonly keywords?: readonly string[];
+  /** The body, for ranking only (it weighs 1, and BM25 counts its repeats); never returned by `search`. @default "" */
   readonly text?: string;
 }
 
@@ -59,7 +64,26 @@ export interface SearchOptions {
  * index.search("producao de soja"); // => [{ id, title, url }, …]
  */
 export interface SearchIndex {
+  /**
+   * How many entries the index holds now.
+   *
+   * @example
+   * createIndex([{ id: "a", title: "Soja", url: "https://x.org/a" }]).size; // => 1
+   */
   readonly size: number;
+  /**
+   * The entries that match `query`, best first, at most `limit` (10 by default), as the
+   * `{ id, title, url }` the search tool returns. Deterministic: the same entries and query give
+   * the same list, ties in the index's order. An empty query, or one of stopwords only, gives `[]`.
+   *
+   * @example
+   * const index = createIndex([
+   *   { id: "cnae:0115600", title: "Cultivo de soja", url: "https://concla.ibge.gov.br/0115600" },
+   *   { id: "cnae:0111301", title: "Cultivo de arroz", url: "https://concla.ibge.gov.br/0111301" },
+   * ]);
+   * index.search("soja");             // => [{ id: "cnae:0115600", title: "Cultivo de soja", url: "https://concla.ibge.gov.br/0115600" }]
+   * index.search("cultivo", { limit: 1 }).map((hit) => hit.id); // => ["cnae:0115600"] (a tie: the first added)
+   */
   search(query: string, options?: SearchOptions): SearchResult[];
   /**
    * The id of the entry a model meant, or `null`: what it hands back to `fetch` is not always
