@@ -327,12 +327,25 @@ class View {
     return count;
   }
 
-  /** True when some live unit has tf~(token, u) > 0 counting the token itself only. */
+  /**
+   * True when some live unit has tf~(token, u) > 0 counting the token itself only. Stops at the
+   * first such posting: a common word's list is not decoded twice.
+   */
   holds(token: string): boolean {
     this.prepare();
-    const count = this.countTerm(token, false);
-    for (let i = 0; i < count; i++) this.tf[this.listed[i]!] = 0;
-    return count > 0;
+    const { postings, lengths } = this;
+    const [c0, c1, c2, c3] = this.coefByLength as [Float64Array, Float64Array, Float64Array, Float64Array];
+    const { baseStart, baseBytes, deltaSorted, deltaHead, deltaPool, blockFrom, blockEnd, blockNext, blockSlot, alive } = postings;
+    const range = postings.range(token, false, this.range);
+    for (let term = range.baseFrom; term < range.baseTo; term++) {
+      if (holdsRun(baseBytes, baseStart[term]!, baseStart[term + 1]!, -1, alive, lengths, c0, c1, c2, c3)) return true;
+    }
+    for (let d = range.deltaFrom; d < range.deltaTo; d++) {
+      for (let block = deltaHead[deltaSorted[d]!]!; block >= 0; block = blockNext[block]!) {
+        if (holdsRun(deltaPool, blockFrom[block]!, blockEnd[block]!, blockSlot[block]!, alive, lengths, c0, c1, c2, c3)) return true;
+      }
+    }
+    return false;
   }
 
   /** Scores the units for the query groups into `score`; returns how many it touched. */
@@ -381,6 +394,47 @@ class View {
     }
     return touchedCount;
   }
+}
+
+/**
+ * True when a live unit of the postings in `bytes[from…to)` (decoded as {@link addRun} does) has
+ * a non-zero Σ_f count_f × coef(u, f); stops at the first.
+ */
+function holdsRun(
+  bytes: Uint8Array, from: number, to: number, previous: number, alive: Uint8Array,
+  lengths: Uint32Array, coef0: Float64Array, coef1: Float64Array, coef2: Float64Array, coef3: Float64Array,
+): boolean {
+  let u = previous;
+  let p = from;
+  while (p < to) {
+    let byte = bytes[p++]!;
+    let header = byte & 127;
+    for (let scale = 128; byte >= 128; scale *= 128) {
+      byte = bytes[p++]!;
+      header += (byte & 127) * scale;
+    }
+    const code = header % 16;
+    u += (header - code) / 16;
+    const k = u * FIELDS;
+    let sum = 0;
+    if (code !== 15) {
+      sum = (code + 1) * coef3[lengths[k + 3]!]!;
+    } else {
+      const mask = bytes[p++]!;
+      for (let f = 0; f < FIELDS; f++) {
+        if (((mask >> f) & 1) === 0) continue;
+        byte = bytes[p++]!;
+        let value = byte & 127;
+        for (let scale = 128; byte >= 128; scale *= 128) {
+          byte = bytes[p++]!;
+          value += (byte & 127) * scale;
+        }
+        sum += value * (f === 0 ? coef0[lengths[k]!]! : f === 1 ? coef1[lengths[k + 1]!]! : f === 2 ? coef2[lengths[k + 2]!]! : coef3[lengths[k + 3]!]!);
+      }
+    }
+    if (alive[u] !== 0 && sum !== 0) return true;
+  }
+  return false;
 }
 
 /**

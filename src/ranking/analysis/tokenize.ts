@@ -14,8 +14,12 @@
  * read back by the same analysis (its settings say which).
  */
 
-/** A word: a letter or digit, then letters, digits and marks. */
-const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
+/** What separates words: anything but letters, digits and marks; in ASCII text, anything but [a-z0-9]. */
+const NOT_WORD = /[^\p{L}\p{M}\p{N}]+/u;
+const NOT_ASCII_WORD = /[^a-z0-9]+/;
+const ASCII = /^[\u0000-\u007f]*$/;
+/** Marks at the start of a piece: a word starts with a letter or a digit. */
+const LEADING_MARKS = /^\p{M}+/u;
 /** The scripts written without spaces between words, with their marks. */
 const SPACELESS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\u30fc][\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\u30fc\p{M}]*/gu;
 /** A quick test: any character at or above U+0E00 (Thai and after) may belong to those scripts. */
@@ -52,11 +56,19 @@ function segmentRun(run: string, segmentation: Segmentation, visit: (word: strin
  * words; // => ["東京", "京の", "の地", "地下", "下鉄", "metro"]
  */
 export function forEachWord(text: string, segmentation: Segmentation, visit: (word: string) => void): void {
+  // Splitting on what is not a word is about twice as fast as matching each word (V8, measured
+  // on the relevance corpora); a piece that starts with marks (a mark after a space) loses them.
+  const pieces = ASCII.test(text) ? text.split(NOT_ASCII_WORD) : text.split(NOT_WORD);
   if (!MAYBE_SPACELESS.test(text)) {
-    for (const [word] of text.matchAll(WORD)) if (word.length >= 2) visit(word);
+    for (const piece of pieces) {
+      const word = piece.charCodeAt(0) >= 0x300 ? piece.replace(LEADING_MARKS, "") : piece;
+      if (word.length >= 2) visit(word);
+    }
     return;
   }
-  for (const [word] of text.matchAll(WORD)) {
+  for (const piece of pieces) {
+    const word = piece.charCodeAt(0) >= 0x300 ? piece.replace(LEADING_MARKS, "") : piece;
+    if (word === "") continue;
     // Beside a run of a spaceless script, a letter or digit of another is a word of its own ("東京2").
     let from = 0;
     for (const match of word.matchAll(SPACELESS)) {
