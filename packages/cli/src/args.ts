@@ -287,6 +287,8 @@ Options of serve:
                          which a person can attach in Claude Desktop); for hosts that list
                          every resource up front
 
-Indexed: .md .markdown .txt .rst .csv .json .yaml .yml .html .htm, UTF-8 only. Skipped: hidden
-folders, node_modules, dist, build, vendor, venv and the like. Logs go to stderr; stdout carries
-only the protocol.`;
+Indexed: .md .markdown .txt .rst .adoc .asciidoc .org .csv .json .yaml .yml .html .htm (UTF-8),
+and .pdf .docx .odt .epub (up to 64 MiB a file; text cut at --max-file-bytes characters; a zip
+may expand to 64 MiB; 30 s to read a file). A scanned or encrypted PDF, a damaged file or a zip
+bomb is skipped with one stderr line saying why. Skipped: hidden folders, node_modules, dist,
+build, vendor, venv and the like. Logs go to stderr; stdout carries only the protocol.`;

@@ -7,6 +7,9 @@ import { normalizeText } from "@sbissoli/mcp-search";
 import { convertHtml } from "./html.js";
 import { stripHeadingAnchors, trimWith } from "./html-text.js";
 import { stripInlineMarkdown } from "./markdown.js";
+import { readAsciiDoc } from "./formats/asciidoc.js";
+import { BINARY_FORMATS } from "./formats/extensions.js";
+import { readOrg } from "./formats/org.js";
 
 /**
  * The extensions the folder server indexes, lower case.
@@ -15,7 +18,8 @@ import { stripInlineMarkdown } from "./markdown.js";
  * SUPPORTED_EXTENSIONS.has(".md"); // => true
  */
 export const SUPPORTED_EXTENSIONS: ReadonlySet<string> = new Set([
-  ".md", ".markdown", ".txt", ".rst", ".csv", ".json", ".yaml", ".yml", ".html", ".htm",
+  ".md", ".markdown", ".txt", ".rst", ".adoc", ".asciidoc", ".org", ".csv", ".json", ".yaml", ".yml", ".html", ".htm",
+  ...Object.keys(BINARY_FORMATS),
 ]);
 
 /**
@@ -28,10 +32,17 @@ export interface ExtractedDocument {
   readonly title: string;
   readonly text: string;
   readonly format: string;
+  /**
+   * The section headings, when the format names them itself (AsciiDoc, Org, and the binary
+   * formats); otherwise the folder reads them from the Markdown text. @default undefined
+   */
+  readonly headings?: readonly string[] | undefined;
+  /** A paged document's (PDF's) pages, each page's text in order: indexed without page markers. @default undefined */
+  readonly pages?: readonly string[] | undefined;
 }
 
 const FORMATS: Readonly<Record<string, string>> = {
-  ".md": "markdown", ".markdown": "markdown", ".txt": "text", ".rst": "restructuredtext",
+  ".md": "markdown", ".markdown": "markdown", ".txt": "text", ".rst": "restructuredtext", ".adoc": "asciidoc", ".asciidoc": "asciidoc", ".org": "org",
   ".csv": "csv", ".json": "json", ".yaml": "yaml", ".yml": "yaml", ".html": "html", ".htm": "html",
 };
 
@@ -85,13 +96,29 @@ export function extractDocument(path: string, source: string, options: ExtractOp
   const extension = extname(path).toLowerCase();
   const format = FORMATS[extension] ?? "text";
   if (format === "html") {
-    const page = convertHtml(source, { baseUrl: options.url });
-    const title = htmlPageTitle(page.headings, page.title);
-    return { title: title ?? basename(path), text: page.markdown, format };
+    const page = htmlDocument(source, options);
+    return { title: page.title ?? basename(path), text: page.text, format };
   }
   const text = format === "json" ? readableJson(source) : source.trim();
+  if (format === "asciidoc" || format === "org") {
+    const { title, headings } = format === "asciidoc" ? readAsciiDoc(text) : readOrg(text);
+    const clean = title === undefined ? "" : cleanHeading(title);
+    return { title: clean === "" ? basename(path) : clean, text, format, headings: headings.map(cleanHeading).filter((heading) => heading !== "") };
+  }
   const title = format === "markdown" || format === "restructuredtext" || format === "text" ? firstHeading(text, format === "restructuredtext") : undefined;
   return { title: title ?? basename(path), text, format };
+}
+
+/**
+ * An HTML page as Markdown, and its title by the rule of {@link extractDocument} (undefined when
+ * it has none). The binary formats that hold HTML or XML (DOCX, ODT, EPUB) go through it too.
+ *
+ * @example
+ * htmlDocument("<h1>Brewing</h1><p>Hot water.</p>"); // => { title: "Brewing", text: "# Brewing\n\nHot water." }
+ */
+export function htmlDocument(html: string, options: ExtractOptions = {}): { title: string | undefined; text: string } {
+  const page = convertHtml(html, { baseUrl: options.url });
+  return { title: htmlPageTitle(page.headings, page.title), text: page.markdown };
 }
 
 /** The title rule of an HTML page, over its headings (chrome already dropped) and its `<title>`. */

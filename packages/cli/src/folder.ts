@@ -11,10 +11,13 @@
  */
 import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
-import { extname, join } from "node:path";
+import { basename, extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createIndex, tokenize, type IndexEntry, type IndexLanguage, type IndexRanking, type SearchIndex, type Vocabulary } from "@sbissoli/mcp-search";
-import { decodeUtf8, extractDocument, isGenericHeading, sectionHeadings, SUPPORTED_EXTENSIONS } from "./documents.js";
+import { decodeUtf8, extractDocument, isGenericHeading, sectionHeadings, SUPPORTED_EXTENSIONS, type ExtractedDocument } from "./documents.js";
+import { DEFAULT_MAX_BINARY_BYTES, EXTRACTION_TIME_LIMIT_MS, MAX_UNZIPPED_BYTES, openTextCache, readBinaryFile, type BinaryFile } from "./formats/binary-file.js";
+import { BINARY_FORMATS, readsAsMarkdown, type BinaryFormat } from "./formats/extensions.js";
+import { pageMarker, type FormatOutput } from "./formats/types.js";
 import { markdownToText } from "./markdown.js";
 import { releaseMemory } from "./memory.js";
 import { documentId, readInside, type InsideRead, relativeMessage, resolveInside, VENDOR_FOLDERS } from "./paths.js";
@@ -60,6 +63,8 @@ export interface FolderDocument {
  */
 export interface LoadedDocument extends FolderDocument {
   readonly text: string;
+  /** A paged document's (PDF's) page starts in `text`, in order. @default undefined (one page) */
+  readonly pageStarts?: readonly number[] | undefined;
 }
 
 /**
@@ -89,6 +94,12 @@ export interface FolderSnapshot {
   readonly index: SearchIndex;
   readonly removed: ReadonlySet<string>;
   readonly indexing: IndexingProgress | undefined;
+  /**
+   * Files of a supported type that could not be read, or only in part: too large, not UTF-8, a
+   * scanned or encrypted PDF, a damaged file, a zip bomb, text cut at the cap. Each was named on
+   * stderr with its reason.
+   */
+  readonly unreadable: number;
 }
 
 /**
@@ -104,8 +115,13 @@ export interface FolderOptions {
   readonly vocabulary: Vocabulary;
   /** Public base URL, given one trailing "/"; a document's url is this plus its path. @default undefined (file:// URIs) */
   readonly baseUrl?: string | undefined;
-  /** Files larger than this are skipped. @default 1048576 (1 MiB) */
+  /**
+   * Text files larger than this are skipped; the text extracted from a binary document (PDF,
+   * DOCX, ODT, EPUB) is cut at this many characters. @default 1048576 (1 MiB)
+   */
   readonly maxFileBytes?: number | undefined;
+  /** Binary documents larger than this are skipped. @default 67108864 (64 MiB) */
+  readonly maxBinaryBytes?: number | undefined;
   /** Progress lines; the CLI writes them to stderr. @default undefined (silent) */
   readonly log?: ((line: string) => void) | undefined;
   /**
@@ -176,6 +192,8 @@ interface Known {
   readonly size: number;
   readonly document?: FolderDocument;
   readonly retry?: boolean;
+  /** Set when the file could not be read, or only in part (counted in {@link FolderSnapshot.unreadable}). */
+  readonly unreadable?: boolean;
 }
 
 /** The times and size a refresh compares. */
@@ -234,6 +252,9 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     get indexing() {
       return indexing;
     },
+    get unreadable() {
+      return unreadable;
+    },
   };
   let first = true;
   // Settles when the first indexing starts reading in batches (or ends): from then on a search
@@ -264,6 +285,15 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
    */
   let rebuildNext = false;
   let lastFailure: string | undefined;
+  /** How many known files are marked `unreadable`. */
+  let unreadable = 0;
+  // The binary formats (./formats/): their caps, and the text cache beside the snapshot.
+  const binary = {
+    maxBytes: options.maxBinaryBytes ?? DEFAULT_MAX_BINARY_BYTES,
+    limits: { maxTextChars: maxFileBytes, maxUnzippedBytes: MAX_UNZIPPED_BYTES },
+    timeLimitMs: EXTRACTION_TIME_LIMIT_MS,
+    cache: options.cache === undefined ? undefined : openTextCache(options.cache, root),
+  };
 
   const urlOf = (relative: string) =>
     baseUrl === undefined ? pathToFileURL(join(root, relative)).href : baseUrl + relative.split("/").map(encodeURIComponent).join("/");
@@ -277,21 +307,45 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     return { source, modified: read.modified, size: read.size };
   }
 
-  function readOne(file: Listed, info: FileStat): Read {
+  function readOne(file: Listed, info: FileStat): Read | Promise<Read> {
     const { mtimeMs: modified, ctimeMs: changed, size } = info;
+    const binaryFormat = BINARY_FORMATS[extname(file.relative).toLowerCase()];
+    if (binaryFormat !== undefined) return readOneBinary(file, info, binaryFormat);
     if (size > maxFileBytes) {
       log(`skipped ${file.relative}: ${size} bytes is over the ${maxFileBytes}-byte cap`);
-      return { known: { modified, changed, size } };
+      return { known: { modified, changed, size, unreadable: true } };
     }
     const read = readSource(file.relative);
     if ("why" in read) {
       log(`skipped ${file.relative}: ${read.why}`);
-      return { known: { modified, changed, size, retry: read.retry } };
+      return { known: { modified, changed, size, retry: read.retry, unreadable: !read.retry } };
     }
     const url = urlOf(file.relative);
     const { entry, format } = documentEntry(file.relative, read.source, { url, linksResolve: baseUrl !== undefined, ranking, vocabulary: options.vocabulary });
     const document: FolderDocument = { id: entry.id, relative: file.relative, title: entry.title, url, format, bytes: read.size, modified: read.modified };
     return { known: { modified, changed, size, document }, entry };
+  }
+
+  /** {@link readOne} for a binary document (./formats/): read and extracted off the text path. */
+  async function readOneBinary(file: Listed, info: FileStat, format: BinaryFormat): Promise<Read> {
+    const { mtimeMs: modified, ctimeMs: changed, size } = info;
+    if (size > binary.maxBytes) {
+      log(`skipped ${file.relative}: ${size} bytes is over the ${binary.maxBytes}-byte cap`);
+      return { known: { modified, changed, size, unreadable: true } };
+    }
+    const read = await readBinaryFile(root, file.relative, format, binary);
+    const why = binaryFailure(read);
+    if (!read.ok) {
+      const retry = "refused" in read && read.refused.why === "changed";
+      log(`skipped ${file.relative}: ${why}`);
+      return { known: { modified, changed, size, retry, unreadable: !retry } };
+    }
+    if (read.output.truncated === true) log(`truncated ${file.relative}: its text is over the ${maxFileBytes}-character cap`);
+    const url = urlOf(file.relative);
+    const extracted = binaryDocument(file.relative, format, read.output);
+    const { entry } = documentEntry(file.relative, extracted, { url, linksResolve: baseUrl !== undefined, ranking, vocabulary: options.vocabulary });
+    const document: FolderDocument = { id: entry.id, relative: file.relative, title: entry.title, url, format, bytes: read.size, modified: read.modified };
+    return { known: { modified, changed, size, document, unreadable: read.output.truncated === true }, entry };
   }
 
   /**
@@ -333,6 +387,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   /** Puts what was read of one file in the index: add, replace or remove its document. */
   function apply(relative: string, read: Read): void {
     const before = known.get(relative)?.document;
+    unreadable += (read.known.unreadable === true ? 1 : 0) - (known.get(relative)?.unreadable === true ? 1 : 0);
     known.set(relative, read.known);
     loaded.delete(relative);
     if (read.entry === undefined) {
@@ -405,6 +460,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   async function rebuild(): Promise<FolderSnapshot> {
     index = createIndex([], { ranking });
     known.clear();
+    unreadable = 0;
     documents.clear();
     loaded.clear();
     generation += 1;
@@ -522,7 +578,9 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       const batchEnd = Math.min(stale.length, from + BATCH);
       do {
         const { file, info } = stale[from++]!;
-        const read = readOne(file, info);
+        const reading = readOne(file, info);
+        // Only a binary document is read asynchronously (its reader may run in a worker).
+        const read = reading instanceof Promise ? await reading : reading;
         apply(file.relative, read);
         if (read.entry !== undefined) {
           bytes += info.size;
@@ -600,6 +658,16 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     async load(doc) {
       const hit = loaded.get(doc.relative);
       if (hit !== undefined && hit.modified === doc.modified && hit.bytes === doc.bytes) return hit;
+      const binaryFormat = BINARY_FORMATS[extname(doc.relative).toLowerCase()];
+      if (binaryFormat !== undefined) {
+        const read = await readBinaryFile(root, doc.relative, binaryFormat, binary);
+        if (!read.ok || read.modified !== doc.modified || read.size !== doc.bytes) return undefined;
+        const extracted = binaryDocument(doc.relative, binaryFormat, read.output);
+        const full: LoadedDocument = { ...doc, text: extracted.text, ...(extracted.pages !== undefined && { pageStarts: pageStarts(extracted.text, extracted.pages.length) }) };
+        loaded.set(doc.relative, full);
+        if (loaded.size > LOADED_KEPT) loaded.delete(loaded.keys().next().value as string);
+        return full;
+      }
       const read = readSource(doc.relative);
       // The same change check as the index: a file whose size or time moved is not this document.
       if ("why" in read || read.modified !== doc.modified || read.size !== doc.bytes) return undefined;
@@ -653,20 +721,23 @@ export interface EntrySettings {
  * @example
  * documentEntry("a.md", "# Zip files\n\nHow to zip.", settings).entry.title; // => "Zip files"
  */
-export function documentEntry(relative: string, source: string, settings: EntrySettings): { entry: IndexEntry; format: string } {
+export function documentEntry(relative: string, source: string | ExtractedDocument, settings: EntrySettings): { entry: IndexEntry; format: string } {
   const { url, ranking, vocabulary } = settings;
   // Relative links of an HTML page resolve against its public URL, only under --base-url.
-  const { title, text, format } = extractDocument(relative, source, settings.linksResolve ? { url } : {});
+  const extracted = typeof source === "string" ? extractDocument(relative, source, settings.linksResolve ? { url } : {}) : source;
+  const { title, text, format } = extracted;
   const asked = vocabulary.askedWordsFor(`${title}\n${text}`);
   // BM25 reads a Markdown or HTML document's section headings as its keywords: they name what
   // it covers in few words (measured on the relevance bench, docs/performance.md). A generic
   // heading ("Introduction", "Introdução", "Uso") names no subject: it stays an ordinary word of
   // the text, so that it does not put one page first for every query that holds it.
-  const headings = ranking === "bm25" && (format === "markdown" || format === "html") ? sectionHeadings(text).filter((heading) => !isGenericHeading(heading)) : [];
+  const named = extracted.headings ?? (format === "markdown" || format === "html" ? sectionHeadings(text) : []);
+  const headings = ranking === "bm25" ? named.filter((heading) => !isGenericHeading(heading)) : [];
   const keywords = [...asked, ...headings];
   // Markdown and HTML are indexed as plain text: a link's target or a badge's URL is markup, and
   // its words ("https", "svg") would otherwise count in every page that links.
-  const plain = format === "markdown" || format === "html" ? markdownToText(text) : text;
+  // A PDF is indexed without its page markers.
+  const plain = extracted.pages !== undefined ? extracted.pages.join("\n\n") : readsAsMarkdown(format) ? markdownToText(text) : text;
   // BM25 counts repeats, so it indexes the whole text; the rule only needs each token once.
   const indexed = ranking === "bm25" ? plain : searchableText(plain);
   return { entry: { id: documentId(relative), title, url, keywords, text: indexed }, format };
@@ -792,4 +863,37 @@ function walk(root: string, log: (line: string) => void, visit: (folder: string)
     }
   }
   return found;
+}
+
+/** A binary format's reading as a document: its title, else the file name. */
+function binaryDocument(relative: string, format: BinaryFormat, output: FormatOutput): ExtractedDocument {
+  const title = output.title?.replace(/\s+/g, " ").trim();
+  return { title: title === undefined || title === "" ? basename(relative) : title, text: output.text, format, headings: output.headings, pages: output.pages };
+}
+
+/** Why a binary document gave no text, in a log line. */
+function binaryFailure(read: BinaryFile): string {
+  if (read.ok) return "";
+  if ("unreadable" in read) return read.unreadable.message;
+  return `${SKIP_REASONS[read.refused.why]}${read.refused.code === undefined ? "" : ` (${read.refused.code})`}`;
+}
+
+/**
+ * Where each page starts in a paged document's fetch text: at its marker line ("[page 2]"), found
+ * in order, so each search starts where the last one ended.
+ *
+ * @example
+ * pageStarts("[page 1]\n\nA\n\n[page 2]\n\nB", 2); // => [0, 13]
+ */
+export function pageStarts(text: string, pages: number): number[] {
+  if (pages <= 1) return [0];
+  const starts: number[] = [];
+  let from = 0;
+  for (let page = 1; page <= pages; page += 1) {
+    const at = text.indexOf(pageMarker(page), from);
+    if (at === -1) break;
+    starts.push(at);
+    from = at + 1;
+  }
+  return starts;
 }

@@ -29,6 +29,7 @@ import {
 import type { ContractLocale } from "@sbissoli/mcp-search";
 import type { Folder, FolderDocument } from "./folder.js";
 import { documentId, parseResourceUri, RESOURCE_URI_PREFIX, resourceUri } from "./paths.js";
+import { readsAsMarkdown } from "./formats/extensions.js";
 import { folderTexts, type FolderTexts } from "./texts.js";
 import { DEFAULT_MAX_CHARS, knownPaths, pagesOf } from "./tools.js";
 
@@ -72,7 +73,7 @@ export interface FolderResourcesOptions {
  * mimeTypeOf("json"); // => "text/plain"
  */
 export function mimeTypeOf(format: string): string {
-  return format === "markdown" || format === "html" ? "text/markdown" : "text/plain";
+  return readsAsMarkdown(format) ? "text/markdown" : "text/plain";
 }
 
 /**

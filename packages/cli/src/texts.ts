@@ -39,6 +39,8 @@ export interface FolderTexts {
   readonly lastPage: (page: number, pages: number) => string;
   /** Opens a search summary while the first indexing is under way. */
   readonly indexing: (done: number, total: number) => string;
+  /** Closes a search summary when some files could not be read, or only in part. */
+  readonly unreadable: (files: number) => string;
   /** The title of the resource template, as a host shows it. */
   readonly resourceTemplateTitle: string;
   /** What the resource template is, with an example uri. */
@@ -109,6 +111,8 @@ const PT_BR: FolderTexts = {
   lastPage: (page, pages) => `[Página ${page} de ${pages}: fim do documento.]`,
   indexing: (done, total) =>
     `Indexando: ${grouped(done, ".")} de ${grouped(total, ".")} arquivos; o resultado cobre só o que já foi indexado.`,
+  unreadable: (files) =>
+    files === 1 ? "1 arquivo não pôde ser lido (ou só em parte); o log do servidor diz qual e por quê." : `${grouped(files, ".")} arquivos não puderam ser lidos (ou só em parte); o log do servidor diz quais e por quê.`,
   resourceTemplateTitle: "Documento da pasta",
   resourceTemplateDescription: `Um documento da pasta servida, pelo caminho relativo com cada parte em codificação percentual, como ${RESOURCE_URI_PREFIX}guias/caf%C3%A9-coado.md. O texto é o mesmo que a ferramenta fetch devolve, com HTML convertido em Markdown.`,
   resourceUnknown: (uri) => `Nenhum documento da pasta tem o uri ${JSON.stringify(uri)}. Liste os recursos (resources/list) para ver os uris atuais.`,
@@ -142,6 +146,8 @@ const EN: FolderTexts = {
     `[Truncated: page ${page} of ${pages}. To read the rest, call fetch with the id ${JSON.stringify(next)}.]`,
   lastPage: (page, pages) => `[Page ${page} of ${pages}: end of the document.]`,
   indexing: (done, total) => `indexing: ${grouped(done, ",")} of ${grouped(total, ",")} files; the result covers only what is indexed so far.`,
+  unreadable: (files) =>
+    files === 1 ? "1 file could not be read (or only in part); the server's log names it and why." : `${grouped(files, ",")} files could not be read (or only in part); the server's log names them and why.`,
   resourceTemplateTitle: "Folder document",
   resourceTemplateDescription: `A document of the served folder, by its relative path with each segment percent-encoded, as in ${RESOURCE_URI_PREFIX}guides/pour-over.md. Its text is the one the fetch tool returns, HTML converted to Markdown.`,
   resourceUnknown: (uri) => `No document of the folder has the uri ${JSON.stringify(uri)}. List the resources (resources/list) to see the current uris.`,
@@ -176,6 +182,8 @@ const ES: FolderTexts = {
   lastPage: (page, pages) => `[Página ${page} de ${pages}: fin del documento.]`,
   indexing: (done, total) =>
     `Indexando: ${grouped(done, ".")} de ${grouped(total, ".")} archivos; el resultado cubre solo lo ya indexado.`,
+  unreadable: (files) =>
+    files === 1 ? "1 archivo no se pudo leer (o solo en parte); el log del servidor dice cuál y por qué." : `${grouped(files, ".")} archivos no se pudieron leer (o solo en parte); el log del servidor dice cuáles y por qué.`,
   resourceTemplateTitle: "Documento de la carpeta",
   resourceTemplateDescription: `Un documento de la carpeta servida, por su ruta relativa con cada parte en codificación porcentual, como ${RESOURCE_URI_PREFIX}es/caf%C3%A9-de-olla.md. Su texto es el que devuelve la herramienta fetch, con el HTML convertido en Markdown.`,
   resourceUnknown: (uri) => `Ningún documento de la carpeta tiene el uri ${JSON.stringify(uri)}. Liste los recursos (resources/list) para ver los uris actuales.`,

@@ -15,6 +15,8 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import type { Folder, FolderSnapshot, LoadedDocument } from "./folder.js";
 import { documentId, ID_PREFIX, parseId } from "./paths.js";
 import { markdownToText } from "./markdown.js";
+import { readsAsMarkdown } from "./formats/extensions.js";
+import { hitPage, pageUrl } from "./formats/pages.js";
 import { makeSnippet, prepareSnippetSource, type SnippetSource } from "./snippet.js";
 import { folderTexts, type FolderTexts } from "./texts.js";
 
@@ -62,6 +64,7 @@ const searchExtras = {
       returned: z.number().int().describe("Results returned, at most the server's limit."),
       truncated: z.boolean().describe("True when more documents matched than were returned."),
       message: z.string().describe("Why the result is what it is, e.g. 0 matches among N documents."),
+      unreadable: z.number().int().describe("Files of a supported type that could not be read, or only in part (the server's log names them)."),
     })
     .describe("How the result relates to the indexed folder."),
   snippets: z
@@ -98,24 +101,29 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
   const pageCounts = new Map<string, { readonly modified: number; readonly pages: number }>();
 
   async function search(query: string): Promise<SearchReply> {
-    const { documents, index, indexing } = await folder.refresh();
+    const { documents, index, indexing, unreadable } = await folder.refresh();
     const all = index.search(query, { limit: Math.max(documents.size, 1) });
-    const results = all.slice(0, limit);
+    const results = all.slice(0, limit).map((result) => ({ ...result }));
     const expanded = vocabulary.expandQuery(query);
     const terms = expanded.map((term) => term.patterns);
     const snippets: { id: string; snippet: string }[] = [];
-    for (const { id } of results) {
+    for (const result of results) {
+      const { id } = result;
       // The text is read again from disk; a file changed since it was indexed gives no snippet.
       const doc = documents.get(id.slice(ID_PREFIX.length));
       const loaded = doc === undefined ? undefined : await folder.load(doc);
+      // A hit in a paged document (PDF) is cited at its page.
+      if (loaded?.pageStarts !== undefined) result.url = pageUrl(result.url, hitPage(loaded.text, loaded.pageStarts, terms, (text) => vocabulary.normalize(text)));
       snippets.push({ id, snippet: makeSnippet(snippetSourceOf(loaded, normalizeChar), terms, { maxChars: snippetChars, normalizeChar }) });
     }
-    const message = summaryMessage(texts, documents.size, all.length, results.length);
+    const counted = summaryMessage(texts, documents.size, all.length, results.length);
+    const message = unreadable > 0 ? `${counted} ${texts.unreadable(unreadable)}` : counted;
     const summary = {
       documents: documents.size,
       matches: all.length,
       returned: results.length,
       truncated: all.length > results.length,
+      unreadable,
       message: indexing === undefined ? message : `${texts.indexing(indexing.done, indexing.total)} ${message}`,
     };
     return { results, extras: { structured: { summary, snippets, notes: vocabulary.vocabularyNotes(expanded) } } };
@@ -164,7 +172,7 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     search,
     fetch,
     resolveId,
-    corpus: "the text documents of a local folder (Markdown, plain text, HTML, CSV, JSON and YAML files)",
+    corpus: "the documents of a local folder (Markdown, plain text, AsciiDoc, Org, reStructuredText, HTML, CSV, JSON, YAML, PDF, Word, OpenDocument and EPUB files)",
     locale,
     limit,
     notFound,
@@ -311,7 +319,7 @@ export function snippetSourceOf(doc: LoadedDocument | undefined, normalizeChar: 
   if (cached !== undefined && cached.normalizeChar === normalizeChar) return cached.source;
   // Snippets show text, not markup: badges, link targets, tags and table pipes are gone. Other
   // formats are shown as written (a JSON "_id" or a YAML "- item" is content there).
-  const text = doc.format === "markdown" || doc.format === "html" ? markdownToText(doc.text) : doc.text;
+  const text = readsAsMarkdown(doc.format) ? markdownToText(doc.text) : doc.text;
   const source = prepareSnippetSource(text, normalizeChar);
   sourceCache.set(doc, { normalizeChar, source });
   return source;

@@ -1,0 +1,115 @@
+/**
+ * One binary document read from the served folder: its bytes through the containment check
+ * (../paths.ts), its text through its format's reader (./registry.ts), and, with `--cache`, its
+ * extracted text kept beside the index, so that a restart, a snippet or a fetch reads no
+ * unchanged PDF again.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readInside } from "../paths.js";
+import type { BinaryFormat } from "./extensions.js";
+import { readBinary } from "./registry.js";
+import { FormatError, type FormatLimits, type FormatOutput } from "./types.js";
+
+/** The largest binary file read, by default: 64 MiB (a long PDF with images is tens of MB). */
+export const DEFAULT_MAX_BINARY_BYTES = 64 * 1024 * 1024;
+/** The most bytes a DOCX, ODT or EPUB may expand to: 64 MiB. */
+export const MAX_UNZIPPED_BYTES = 64 * 1024 * 1024;
+/** The longest one file's extraction may take (ms). */
+export const EXTRACTION_TIME_LIMIT_MS = 30_000;
+
+/**
+ * Where extracted texts are kept: one JSON file per document under `<cache>/texts-<hash of the
+ * root>/`, named by a hash of its path, holding the size and modification time it was read at.
+ *
+ * @example
+ * const texts = openTextCache("/var/cache/mcp-search", "/srv/docs");
+ */
+export interface TextCache {
+  get(relative: string, size: number, modified: number): FormatOutput | undefined;
+  set(relative: string, size: number, modified: number, output: FormatOutput): void;
+}
+
+/**
+ * Opens the text cache of a served folder in `cache` (the `--cache` folder, already checked by
+ * ../snapshot.ts); a cache that cannot be read or written is no cache, never an error.
+ *
+ * @example
+ * openTextCache("/var/cache/mcp-search", "/srv/docs").get("manual.pdf", 24933, 1767225600000); // => undefined (first start)
+ */
+export function openTextCache(cache: string, root: string): TextCache {
+  const folder = join(cache, `texts-${createHash("sha256").update(root).digest("hex").slice(0, 16)}`);
+  const fileOf = (relative: string) => join(folder, `${createHash("sha256").update(relative).digest("hex").slice(0, 32)}.json`);
+  return {
+    get(relative, size, modified) {
+      try {
+        const saved = JSON.parse(readFileSync(fileOf(relative), "utf8")) as { relative?: unknown; size?: unknown; modified?: unknown; output?: FormatOutput };
+        if (saved.relative !== relative || saved.size !== size || saved.modified !== modified || typeof saved.output?.text !== "string") return undefined;
+        return saved.output;
+      } catch {
+        return undefined;
+      }
+    },
+    set(relative, size, modified, output) {
+      try {
+        mkdirSync(folder, { recursive: true, mode: 0o700 });
+        const file = fileOf(relative);
+        writeFileSync(`${file}.tmp`, JSON.stringify({ relative, size, modified, output }), { mode: 0o600 });
+        renameSync(`${file}.tmp`, file);
+      } catch {
+        // Without a cache the document is read again next time: slower, still correct.
+      }
+    },
+  };
+}
+
+/**
+ * Options of {@link readBinaryFile}.
+ *
+ * @example
+ * const options: BinaryFileOptions = { maxBytes: 67108864, limits, timeLimitMs: 30000, cache: undefined };
+ */
+export interface BinaryFileOptions {
+  readonly maxBytes: number;
+  readonly limits: FormatLimits;
+  readonly timeLimitMs: number;
+  readonly cache: TextCache | undefined;
+}
+
+/**
+ * A binary document's text, or why it gives none: `refused` is a refusal of the containment
+ * check (../paths.ts), `unreadable` what the format said (./types.ts).
+ *
+ * @example
+ * const read: BinaryFile = { ok: true, output, size: 24933, modified: 1767225600000 };
+ */
+export type BinaryFile =
+  | { readonly ok: true; readonly output: FormatOutput; readonly size: number; readonly modified: number }
+  | { readonly ok: false; readonly refused: Exclude<ReturnType<typeof readInside>, { ok: true }> }
+  | { readonly ok: false; readonly unreadable: FormatError };
+
+/**
+ * Reads a binary document of the served folder: from the text cache when its size and time are
+ * those cached, else from its bytes. The bytes are read inside the root, at most `maxBytes`, in
+ * both cases.
+ *
+ * @example
+ * const read = await readBinaryFile("/srv/docs", "manual.pdf", "pdf", options);
+ * if (read.ok) read.output.pages?.length; // => 4
+ */
+export async function readBinaryFile(root: string, relative: string, format: BinaryFormat, options: BinaryFileOptions): Promise<BinaryFile> {
+  // The bytes are read even when the text is cached: the containment check and the change check
+  // hold for a cached text too, and reading is cheap beside extracting.
+  const read = readInside(root, relative, options.maxBytes);
+  if (!read.ok) return { ok: false, refused: read };
+  const cached = options.cache?.get(relative, read.size, read.modified);
+  if (cached !== undefined) return { ok: true, output: cached, size: read.size, modified: read.modified };
+  try {
+    const output = await readBinary(format, read.bytes, options.limits, options.timeLimitMs);
+    options.cache?.set(relative, read.size, read.modified, output);
+    return { ok: true, output, size: read.size, modified: read.modified };
+  } catch (error) {
+    return { ok: false, unreadable: error instanceof FormatError ? error : new FormatError("corrupt", error instanceof Error ? error.message : String(error)) };
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * EPUB: the container names the package file, whose spine orders the chapters; each chapter's
+ * XHTML goes through the folder's HTML converter and keeps its own heading, and the chapters
+ * follow one another in the text. Everything is read within the unzipped-size cap (./zip.ts).
+ */
+import { posix } from "node:path";
+import { htmlDocument, sectionHeadings } from "../documents.js";
+import { capText, FormatError, type FormatLimits, type FormatOutput } from "./types.js";
+import { elementText, tagsNamed } from "./xml.js";
+import { entryText, unzipWithin } from "./zip.js";
+
+/**
+ * Reads an EPUB file: its package's `dc:title`, and its chapters in reading order.
+ *
+ * @example
+ * const { title, text } = await readEpub(bytes, limits); // title => "The Lighthouse Keeper"
+ */
+export async function readEpub(bytes: Uint8Array, limits: FormatLimits): Promise<FormatOutput> {
+  const files = unzipWithin(bytes, limits.maxUnzippedBytes, (name) => /\.(?:xml|opf|x?html?)$/i.test(name));
+  const container = entryText(files, "META-INF/container.xml");
+  const opfPath = tagsNamed(container, "rootfile")[0]?.["full-path"];
+  if (opfPath === undefined) throw new FormatError("corrupt", "no package file named in META-INF/container.xml");
+  const opf = entryText(files, opfPath);
+  const base = posix.dirname(opfPath);
+  const manifest = new Map(tagsNamed(opf, "item").map((item) => [item["id"] ?? "", item]));
+  const chapters: string[] = [];
+  let firstTitle: string | undefined;
+  for (const { idref } of tagsNamed(opf, "itemref")) {
+    const item = manifest.get(idref ?? "");
+    const href = item?.["href"];
+    if (href === undefined || !/html/i.test(item?.["media-type"] ?? href)) continue;
+    const name = posix.normalize(posix.join(base, decodeURIComponent(href.split("#")[0] ?? "")));
+    if (!files.has(name)) continue;
+    const chapter = htmlDocument(entryText(files, name));
+    if (chapter.text.trim() === "") continue;
+    firstTitle ??= chapter.title;
+    chapters.push(chapter.text);
+  }
+  const { text, truncated } = capText(chapters.join("\n\n"), limits.maxTextChars);
+  // Each chapter opens with its own level-1 heading: read as a section too, it names the chapter.
+  const headings = sectionHeadings(text.replace(/^# /gm, "## "));
+  return { title: elementText(opf, "dc:title") ?? firstTitle, text, headings, truncated };
+}

@@ -1,0 +1,54 @@
+/**
+ * The page a search hit is on, in a paged document (PDF): the page that holds the most of the
+ * query's terms, then the most occurrences of them. A result's url then ends in `#page=N`, the
+ * fragment PDF viewers open at (RFC 8118), so that a citation points at the page.
+ */
+
+/**
+ * The page (1-based) of a paged text whose pages start at `starts`, that best matches `terms`
+ * (each term's normalised patterns; a trailing `*` matches a prefix). `normalize` lower-cases
+ * and strips accents as the index does. 1 when no page matches.
+ *
+ * @example
+ * hitPage("[page 1]\n\nIntro\n\n[page 2]\n\nGrinding coffee", [0, 16], [["grind*"], ["coffee"]], (t) => t.toLowerCase()); // => 2
+ */
+export function hitPage(text: string, starts: readonly number[], terms: readonly (readonly string[])[], normalize: (text: string) => string): number {
+  let best = 1;
+  let bestTerms = 0;
+  let bestCount = 0;
+  for (const [index, start] of starts.entries()) {
+    const page = normalize(text.slice(start, starts[index + 1] ?? text.length));
+    let matched = 0;
+    let count = 0;
+    for (const patterns of terms) {
+      let found = 0;
+      for (const pattern of patterns) found += occurrences(page, pattern.replace(/\*+$/, ""));
+      if (found > 0) matched += 1;
+      count += found;
+    }
+    if (matched > bestTerms || (matched === bestTerms && count > bestCount)) {
+      best = index + 1;
+      bestTerms = matched;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+/** Occurrences of `word` in `text`, at most 1000 (enough to rank pages). */
+function occurrences(text: string, word: string): number {
+  if (word === "") return 0;
+  let count = 0;
+  for (let at = text.indexOf(word); at !== -1 && count < 1000; at = text.indexOf(word, at + word.length)) count += 1;
+  return count;
+}
+
+/**
+ * A document's url pointing at page `page` (`#page=N`), or the url as it is for page 1.
+ *
+ * @example
+ * pageUrl("https://docs.example.com/manual.pdf", 3); // => "https://docs.example.com/manual.pdf#page=3"
+ */
+export function pageUrl(url: string, page: number): string {
+  return page <= 1 ? url : `${url.split("#")[0] as string}#page=${page}`;
+}

@@ -1,0 +1,32 @@
+/**
+ * The binary formats' readers, by format: each is imported the first time a file of its type is
+ * read, so `--help`, `--version` and a folder of Markdown load no parser. Adding a format is one
+ * module of this folder, one line here and one in ./extensions.ts.
+ */
+import type { BinaryFormat } from "./extensions.js";
+import { FormatError, type FormatLimits, type FormatOutput } from "./types.js";
+
+const READERS: Readonly<Record<BinaryFormat, (bytes: Uint8Array, limits: FormatLimits, timeLimitMs: number) => Promise<FormatOutput>>> = {
+  pdf: async (bytes, limits, timeLimitMs) => (await import("./pdf.js")).readPdf(bytes, limits, timeLimitMs),
+  docx: async (bytes, limits) => (await import("./docx.js")).readDocx(bytes, limits),
+  odt: async (bytes, limits) => (await import("./odt.js")).readOdt(bytes, limits),
+  epub: async (bytes, limits) => (await import("./epub.js")).readEpub(bytes, limits),
+};
+
+/**
+ * Reads a file of a binary format. Throws `FormatError` when it gives no text (see
+ * ./types.ts), `timeout` included: a PDF is stopped at `timeLimitMs`, the other formats, read in
+ * this thread, are bounded by the unzipped-size cap and answered as timed out past the limit.
+ *
+ * @example
+ * const read = await readBinary("docx", bytes, { maxTextChars: 1048576, maxUnzippedBytes: 67108864 }, 30_000);
+ * read.title; // => "Pour-over coffee guide"
+ */
+export async function readBinary(format: BinaryFormat, bytes: Uint8Array, limits: FormatLimits, timeLimitMs: number): Promise<FormatOutput> {
+  const started = performance.now();
+  const read = await READERS[format](bytes, limits, timeLimitMs);
+  if (format !== "pdf" && performance.now() - started > timeLimitMs) {
+    throw new FormatError("timeout", `${Math.round(performance.now() - started)} ms`);
+  }
+  return read;
+}

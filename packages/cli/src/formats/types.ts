@@ -1,0 +1,99 @@
+/**
+ * The one shape every document format has: bytes in; title, text, headings and pages out. A
+ * format is a module of this folder, registered by extension in ./registry.ts and loaded the
+ * first time a file of its type is read.
+ */
+
+/**
+ * What a format reads from one file. `text` is what a fetch shows (Markdown for the formats that
+ * go through the HTML converter); `pages`, for a paged format (PDF), is each page's text in
+ * order, and `text` then marks each page's start with a line of its own (see {@link pageMarker}).
+ *
+ * @example
+ * const read: FormatOutput = { title: "Pour-over coffee guide", text: "# Pour-over coffee guide\n…", headings: ["Grinding the beans"] };
+ */
+export interface FormatOutput {
+  /** The document's own title, when the format holds one (metadata, a first heading). @default undefined (the file name) */
+  readonly title?: string | undefined;
+  readonly text: string;
+  /** Section headings, in order, as clean text: BM25 reads them as keywords. */
+  readonly headings: readonly string[];
+  /** Each page's text, for a paged format. @default undefined (one page) */
+  readonly pages?: readonly string[] | undefined;
+  /** True when the text was cut at the size cap. @default false */
+  readonly truncated?: boolean | undefined;
+}
+
+/**
+ * The limits a format works within: the most characters of text it keeps (past it the text is
+ * cut and `truncated` set) and the most bytes a zip may expand to.
+ *
+ * @example
+ * const limits: FormatLimits = { maxTextChars: 1048576, maxUnzippedBytes: 67108864 };
+ */
+export interface FormatLimits {
+  readonly maxTextChars: number;
+  readonly maxUnzippedBytes: number;
+}
+
+/**
+ * A format reader: the bytes of one file to its {@link FormatOutput}. Throws a
+ * {@link FormatError} when the file cannot give text.
+ *
+ * @example
+ * const read: ReadFormat = async (bytes, limits) => ({ text: "…", headings: [] });
+ */
+export type ReadFormat = (bytes: Uint8Array, limits: FormatLimits) => Promise<FormatOutput>;
+
+/**
+ * Why a file gave no text. Each is one stderr line and one count in the search summary.
+ *
+ * @example
+ * const why: UnreadableReason = "encrypted";
+ */
+export type UnreadableReason = "no-text" | "encrypted" | "corrupt" | "zip-bomb" | "timeout";
+
+/** The stderr wording of each {@link UnreadableReason}. */
+export const UNREADABLE_REASONS: Readonly<Record<UnreadableReason, string>> = {
+  "no-text": "it has no text layer (a scanned document?)",
+  encrypted: "it is encrypted",
+  corrupt: "it is damaged or not a file of its type",
+  "zip-bomb": "it expands past the unzipped size cap (a zip bomb?)",
+  timeout: "reading it took longer than the time limit",
+};
+
+/**
+ * A file that cannot give text, and why.
+ *
+ * @example
+ * throw new FormatError("encrypted", "needs a password");
+ */
+export class FormatError extends Error {
+  override readonly name = "FormatError";
+  constructor(
+    readonly reason: UnreadableReason,
+    detail?: string,
+  ) {
+    super(detail === undefined ? UNREADABLE_REASONS[reason] : `${UNREADABLE_REASONS[reason]} (${detail})`);
+  }
+}
+
+/**
+ * The line that opens page `n` in a paged document's fetch text.
+ *
+ * @example
+ * pageMarker(2); // => "[page 2]"
+ */
+export function pageMarker(n: number): string {
+  return `[page ${n}]`;
+}
+
+/**
+ * Cuts a text at `maxChars` characters, and says whether it did.
+ *
+ * @example
+ * capText("abcdef", 3); // => { text: "abc", truncated: true }
+ */
+export function capText(text: string, maxChars: number): { text: string; truncated: boolean } {
+  return text.length <= maxChars ? { text, truncated: false } : { text: text.slice(0, maxChars), truncated: true };
+}
