@@ -67,6 +67,10 @@ export interface ServeArguments {
   readonly language: IndexLanguage | "auto";
   /** Offer the documents as MCP resources; `--no-resources` turns them off. @default true */
   readonly resources: boolean;
+  /** `--exclude` patterns (.gitignore syntax): paths left out. @default [] */
+  readonly exclude?: readonly string[] | undefined;
+  /** `--include` patterns (.gitignore syntax): when given, only the files they match are served. @default [] */
+  readonly include?: readonly string[] | undefined;
 }
 
 /**
@@ -101,6 +105,8 @@ const OPTIONS = {
   language: { type: "string" },
   cache: { type: "string" },
   "no-resources": { type: "boolean" },
+  exclude: { type: "string", multiple: true },
+  include: { type: "string", multiple: true },
 } as const;
 
 class UsageError extends Error {}
@@ -163,6 +169,14 @@ function parseToken(value: string | undefined): string | undefined {
     throw new UsageError("--token must be at least 16 printable ASCII characters with no spaces.");
   }
   return value;
+}
+
+/** `--exclude`/`--include` patterns: each a non-empty line of .gitignore syntax. */
+function patterns(flag: string, values: readonly string[] | undefined): string[] {
+  for (const value of values ?? []) {
+    if (value.trim() === "" || /[\r\n]/.test(value)) throw new UsageError(`--${flag} takes one .gitignore-style pattern, such as drafts/ or *.tmp.md (got ${JSON.stringify(value)}).`);
+  }
+  return [...(values ?? [])];
 }
 
 /** `--locale` checked against the locales the server speaks; undefined when not given. */
@@ -230,6 +244,8 @@ export function parseCommandLine(argv: readonly string[], environment: LocaleEnv
         language: language as IndexLanguage | "auto",
         cache: values.cache,
         resources: values["no-resources"] !== true,
+        exclude: patterns("exclude", values.exclude),
+        include: patterns("include", values.include),
       },
     };
   } catch (error) {
@@ -283,6 +299,11 @@ Options of serve:
                          files whose path, size or modification time changed
   --vocabulary FILE      JSON table of { asked, source[] } pairs: everyday words to the
                          documents' words ([…] or { "sourceName": "…", "entries": […] })
+  --exclude PATTERN      leave out the paths this pattern matches, in .gitignore syntax
+                         (drafts/, *.tmp.md, /archive, notes/**/old); repeatable. The
+                         folder's own .gitignore files are always read, with git's rules
+  --include PATTERN      serve only the files this pattern matches (*.pdf, docs/**);
+                         repeatable
   --no-resources         do not offer the documents as MCP resources (mcp-search://doc/<path>,
                          which a person can attach in Claude Desktop); for hosts that list
                          every resource up front

@@ -24,6 +24,7 @@ import { documentId, readInside, type InsideRead, relativeMessage, resolveInside
 import { openSnapshotCache, type SnapshotFile } from "./snapshot.js";
 import { SNOWBALL_STEMMERS } from "./stemmers.js";
 import { createTreeWatch, settleEvents, type TreeWatchOptions } from "./watch.js";
+import { createIgnoreRules, type IgnoreOptions, type IgnoreRules } from "./ignore-rules.js";
 
 // The vendor folders live beside the containment check, which applies them to a link's target too.
 export { VENDOR_FOLDERS } from "./paths.js";
@@ -148,6 +149,12 @@ export interface FolderOptions {
   readonly language?: IndexLanguage | "auto" | undefined;
   /** BM25 only: a document's language when `"auto"` is unsure: the locale's. @default "en" */
   readonly fallbackLanguage?: IndexLanguage | undefined;
+  /**
+   * What the walk leaves out besides hidden and vendor folders (./ignore-rules.ts): the
+   * folder's `.gitignore` files, and `--exclude`/`--include` patterns.
+   * @default { gitignore: true } (the .gitignore files only)
+   */
+  readonly ignore?: IgnoreOptions | undefined;
 }
 
 /**
@@ -270,6 +277,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   const signal = () => {
     for (const listener of listeners) listener();
   };
+  const rules = createIgnoreRules(root, options.ignore, log);
   const watch = createTreeWatch(root, { log, enabled: options.watch ?? true, watch: options.watchFolder, onEvent: signal });
   const cache = options.cache === undefined ? undefined : openSnapshotCache(options.cache, root, { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "", ...analysis }, documentId, log, analysis);
   const loaded = new Map<string, LoadedDocument>();
@@ -535,7 +543,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     // The subtrees to check: the targets with no target above them.
     const tops = targets === "all" ? [""] : [...targets].filter((folder) => !hasAncestorIn(folder, targets));
     const under = (relative: string) => tops.some((top) => top === "" || relative.startsWith(`${top}/`));
-    const listed = tops.flatMap((top) => walk(root, log, visit, top));
+    const listed = tops.flatMap((top) => walk(root, log, visit, rules, top));
     if (targets === "all") {
       watch.retain(folders);
       links = listed.filter((file) => file.link);
@@ -839,11 +847,12 @@ async function statLink(root: string, file: Listed): Promise<FileStat | null> {
  * are synchronous on purpose: for thousands of files, one blocking pass is several times faster
  * than as many promises.
  */
-function walk(root: string, log: (line: string) => void, visit: (folder: string) => void, from = ""): Listed[] {
+function walk(root: string, log: (line: string) => void, visit: (folder: string) => void, rules: IgnoreRules, from = ""): Listed[] {
   const found: Listed[] = [];
   const pending: string[] = [from];
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
     visit(folder);
+    rules.enter(folder);
     let entries: Dirent[];
     try {
       entries = readdirSync(join(root, folder), { withFileTypes: true });
@@ -854,10 +863,10 @@ function walk(root: string, log: (line: string) => void, visit: (folder: string)
     for (const entry of entries) {
       const relative = folder === "" ? entry.name : `${folder}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (!entry.name.startsWith(".") && !VENDOR_FOLDERS.has(entry.name)) pending.push(relative);
+        if (!entry.name.startsWith(".") && !VENDOR_FOLDERS.has(entry.name) && !rules.ignores(relative, true)) pending.push(relative);
       } else if (entry.name.startsWith(".")) {
         continue; // hidden files are skipped like hidden folders
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && SUPPORTED_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && SUPPORTED_EXTENSIONS.has(extname(entry.name).toLowerCase()) && !rules.ignores(relative, false)) {
         found.push({ relative, link: entry.isSymbolicLink() });
       }
     }

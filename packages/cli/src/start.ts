@@ -40,6 +40,7 @@ export async function startServing(args: ServeArguments, { version, log, environ
   const folder = await openFolder({
     root: args.folder, vocabulary, baseUrl: args.baseUrl, maxFileBytes: args.maxFileBytes, ranking: args.ranking, log,
     cache: args.cache, vocabularyKey, language: args.language, fallbackLanguage: languageOfLocale(args.locale),
+    ignore: { exclude: args.exclude, include: args.include },
   });
   // After the folder's checks, so that a bad folder is one sentence on stderr.
   log(describeLocaleChoice({ locale: args.locale, reason: args.localeReason }));
