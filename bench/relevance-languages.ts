@@ -228,7 +228,7 @@ const pluralFolding: Engine = {
 
 export const VARIANTS: readonly Engine[] = [
   pluralFolding,
-  variant("segmentation words (Intl.Segmenter)", { analysis: { ...BM25_DEFAULTS.analysis, segmentation: "words" } }),
+  variant("segmentation bigrams (CJKAnalyzer-like)", { analysis: { ...BM25_DEFAULTS.analysis, segmentation: "bigrams" } }),
   variant("no plural folding", { analysis: { ...BM25_DEFAULTS.analysis, fold: false } }),
   variant("coordination 0", { coordination: 0 }),
   variant("coordination 0.5", { coordination: 0.5 }),
