@@ -1,6 +1,12 @@
 /**
- * The one text normalisation shared by ranking and vocabulary, so both sides of every
- * comparison meet. Private: the public name is re-exported by the module that owns ranking.
+ * The one text normalisation shared by the rule ranking and the vocabulary, so both sides of
+ * every comparison meet. Private: the public name is re-exported by the module that owns ranking.
+ *
+ * Other scripts: Greek and Cyrillic lose their accents as Latin does; kana are left split from
+ * their voicing marks (が → か + U+3099) and Hangul syllables decomposed into jamo, on both sides
+ * alike, so they still meet. The rule ranking then keeps only [a-z0-9] tokens (the original's
+ * rule, kept exactly), so it finds no word of a script other than Latin. BM25 has its own folding,
+ * which spares kana and Hangul (./analysis/fold.ts).
  */
 
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
