@@ -418,7 +418,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   }
 
   /**
-   * Maintenance after a large indexing, once the calls waiting for it are answered: `compact`
+   * Maintenance after a large indexing, from the next turn of the event loop on: `compact`
    * merges the postings its files left pending (the index's smallest and fastest form, rather
    * than on some later update), in slices of at most {@link SLICE_MS} between which requests run;
    * `release` then hands what it freed (texts read, postings merged away, a snapshot's bytes) back
@@ -438,7 +438,9 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
         const until = performance.now() + SLICE_MS;
         let compacted = !compact;
         while (!compacted && performance.now() < until) compacted = index.compactStep();
-        if (!compacted) return void setImmediate(slice).unref();
+        // A timer, not setImmediate: an unref'd immediate lets the loop sleep in poll until the
+        // next request, so an idle server would never finish (nor write its first snapshot).
+        if (!compacted) return void setTimeout(slice, 0).unref();
         tidying = false;
         if (release) releaseMemory();
         if (save) saveSnapshot();
@@ -447,7 +449,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
         breakDown("compacting the index", error);
       }
     };
-    setTimeout(slice, TIDY_UP_DELAY_MS).unref();
+    setTimeout(slice, 0).unref();
   }
 
   /**
@@ -753,8 +755,6 @@ export function documentEntry(relative: string, source: string | ExtractedDocume
 
 /** An indexing that read this many bytes hands the memory it freed back at once (./memory.ts). */
 const RELEASE_AFTER_BYTES = 16 * 1024 * 1024;
-/** How long after a large indexing its maintenance runs (ms): the waiting calls are answered first. */
-const TIDY_UP_DELAY_MS = 500;
 /** Files read between two chances for requests to run, during an indexing, at most. */
 const BATCH = 64;
 /**

@@ -88,6 +88,8 @@ describe("mcp-search serve on a large folder", () => {
           results.push(answer.results);
           summaries.push(answer.summary);
         }
+        // The first snapshot is written once the index is compacted, in slices after indexing.
+        while (!server.stderr.some((line) => /snapshot (written|not written):|snapshot: \d+ documents/.test(line))) await new Promise((resolve) => setTimeout(resolve, 20));
         return { results, summaries, stderr: server.stderr };
       } finally {
         server.close();
