@@ -50,9 +50,13 @@ export interface AnalysisSettings {
  * const stemmers: Stemmers = { name: "snowball", en: stemmer };
  */
 export interface Stemmers {
+  /** What the snapshot records of them ("snowball"): another name, or none, is other settings. */
   readonly name: string;
+  /** The Portuguese stemmer. @default undefined (plural folding only) */
   readonly pt?: ((word: string) => string) | undefined;
+  /** The Spanish stemmer. @default undefined (plural folding only) */
   readonly es?: ((word: string) => string) | undefined;
+  /** The English stemmer. @default undefined (plural folding only) */
   readonly en?: ((word: string) => string) | undefined;
 }
 
