@@ -12,8 +12,13 @@
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 
-/** A case that takes longer than this alone is not linear (see the measures above). */
-const CASE_BOUND_MS = 8_000;
+/**
+ * A case that takes longer than this alone is not linear (see the measures above): at these
+ * sizes the quadratic code took 13 s and more for every case but the sitemap index (which grows
+ * as the square of 120,000 entries from 6.2 s at 60,000), while the linear code took at most 8.2 s
+ * on a machine with a load average of 11.
+ */
+const CASE_BOUND_MS = 12_000;
 
 const WORKER = `
 const { parentPort } = require("node:worker_threads");
