@@ -26,6 +26,11 @@ export const SERVE_DEFAULTS = {
  */
 export interface ServeArguments {
   readonly folder: string;
+  /**
+   * Every folder given, when there are several (`serve ~/notes ~/work/docs`): each is served
+   * under a prefix, its name. @default undefined (`folder` alone, without a prefix)
+   */
+  readonly folders?: readonly string[] | undefined;
   /** Where to listen for Streamable HTTP; absent for stdio. @default undefined (stdio) */
   readonly http?: { readonly host: string; readonly port: number } | undefined;
   /** An http or https URL as parsed (openFolder ends it with "/"). @default undefined (file:// URIs) */
@@ -212,7 +217,6 @@ export function parseCommandLine(argv: readonly string[], environment: LocaleEnv
     if (command !== "serve") throw new UsageError(`unknown command ${JSON.stringify(command)}: use serve or demo.`);
     const [folder, ...extra] = rest;
     if (folder === undefined) throw new UsageError("serve needs a folder: mcp-search serve <dir>.");
-    if (extra.length > 0) throw new UsageError(`serve takes one folder (got also ${JSON.stringify(extra[0])}).`);
     // Over stdio the host that starts the server is its only client: a token there would guard
     // nothing, and ignoring it silently would let an operator believe otherwise.
     if (values.token !== undefined && values.http === undefined) {
@@ -228,6 +232,7 @@ export function parseCommandLine(argv: readonly string[], environment: LocaleEnv
       command: "serve",
       options: {
         folder,
+        folders: extra.length > 0 ? [folder, ...extra] : undefined,
         http: values.http === undefined ? undefined : parseListen(values.http),
         baseUrl: parseBaseUrl(values["base-url"]),
         locale,
@@ -259,6 +264,8 @@ export const HELP = `mcp-search: a Deep Research (search + fetch) MCP server ove
 
 Usage:
   mcp-search serve <dir> [options]   serve the documents under <dir> over stdio (default) or HTTP
+  mcp-search serve <dir> <dir>…      several folders, each under a prefix, its name: ids read
+                                     doc:notes/a.md, doc:docs/b.pdf
   mcp-search demo [--locale L]       serve the bundled example folder and show a client using it
   mcp-search --help | --version
 

@@ -10,7 +10,7 @@
  * skipped and logged, never fatal; a refresh that fails is retried by the next call.
  */
 import { lstatSync, readdirSync, type Dirent } from "node:fs";
-import { realpath, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createIndex, tokenize, type IndexEntry, type IndexLanguage, type IndexRanking, type SearchIndex, type Vocabulary } from "@sbissoli/mcp-search";
@@ -20,11 +20,12 @@ import { BINARY_FORMATS, readsAsMarkdown, type BinaryFormat } from "./formats/ex
 import { pageMarker, type FormatOutput } from "./formats/types.js";
 import { markdownToText } from "./markdown.js";
 import { releaseMemory } from "./memory.js";
-import { documentId, readInside, type InsideRead, relativeMessage, resolveInside, VENDOR_FOLDERS } from "./paths.js";
+import { documentId, readInside, type InsideRead, relativeMessage as relativeMessageIn, resolveInside, VENDOR_FOLDERS } from "./paths.js";
 import { openSnapshotCache, type SnapshotFile } from "./snapshot.js";
 import { SNOWBALL_STEMMERS } from "./stemmers.js";
-import { createTreeWatch, settleEvents, type TreeWatchOptions } from "./watch.js";
+import { settleEvents, type TreeWatchOptions } from "./watch.js";
 import { createIgnoreRules, type IgnoreOptions, type IgnoreRules } from "./ignore-rules.js";
+import { createMountedWatch, locate, mountedPath, resolveMounts, type Mount } from "./mounts.js";
 
 // The vendor folders live beside the containment check, which applies them to a link's target too.
 export { VENDOR_FOLDERS } from "./paths.js";
@@ -110,8 +111,11 @@ export interface FolderSnapshot {
  * const options: FolderOptions = { root: "./docs", vocabulary, baseUrl: "https://docs.example.com/" };
  */
 export interface FolderOptions {
-  /** The folder to serve. */
-  readonly root: string;
+  /**
+   * The folder to serve; several folders are served together, each under a prefix, its name
+   * (./mounts.ts).
+   */
+  readonly root: string | readonly string[];
   /** Adds the everyday words of its table to each document's keywords. */
   readonly vocabulary: Vocabulary;
   /** Public base URL, given one trailing "/"; a document's url is this plus its path. @default undefined (file:// URIs) */
@@ -175,7 +179,10 @@ export interface FolderOptions {
  * folder.close();
  */
 export interface Folder {
+  /** The first served folder's real path. */
   readonly root: string;
+  /** Every served folder, with the prefix of its paths ("" when it is the only one). */
+  readonly mounts: readonly Mount[];
   readonly baseUrl: string | undefined;
   readonly current: FolderSnapshot;
   readonly watching: boolean;
@@ -231,13 +238,17 @@ interface Listed {
  * folder.current.index.search("extraction")[0]?.id; // => "doc:reference/glossary.md"
  */
 export async function openFolder(options: FolderOptions): Promise<Folder> {
-  let root: string;
-  try {
-    root = await realpath(options.root);
-  } catch {
-    throw new Error(`The folder ${JSON.stringify(options.root)} does not exist.`);
-  }
-  if (!(await stat(root)).isDirectory()) throw new Error(`${JSON.stringify(options.root)} is not a folder.`);
+  // Several folders: each path of the served set is its folder's prefix, then the path inside it;
+  // `at(path)` gives the folder and the path inside it, for every read and stat (./mounts.ts).
+  const mounts = await resolveMounts(typeof options.root === "string" ? [options.root] : options.root);
+  const root = (mounts[0] as Mount).root;
+  const at = (path: string): { root: string; relative: string } => {
+    const found = locate(mounts, path);
+    return found === undefined ? { root, relative: `\0${path}` } : { root: found.mount.root, relative: found.relative };
+  };
+  // The snapshot and the text cache belong to the set of folders served together.
+  const cacheKey = mounts.length === 1 ? root : mounts.map((mount) => `${mount.prefix}=${mount.root}`).join("\n");
+  const relativeMessage = (message: string) => mounts.reduce((text, mount) => relativeMessageIn(mount.root, text), message);
   // The one place the base URL gets its single trailing "/"; the lookbehind keeps it linear in a run of slashes.
   const baseUrl = options.baseUrl === undefined ? undefined : options.baseUrl.replace(/(?<!\/)\/*$/, "/");
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -277,9 +288,9 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   const signal = () => {
     for (const listener of listeners) listener();
   };
-  const rules = createIgnoreRules(root, options.ignore, log);
-  const watch = createTreeWatch(root, { log, enabled: options.watch ?? true, watch: options.watchFolder, onEvent: signal });
-  const cache = options.cache === undefined ? undefined : openSnapshotCache(options.cache, root, { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "", ...analysis }, documentId, log, analysis);
+  const rules = new Map(mounts.map((mount) => [mount, createIgnoreRules(mount.root, options.ignore, log)]));
+  const watch = createMountedWatch(mounts, { log, enabled: options.watch ?? true, watch: options.watchFolder, onEvent: signal });
+  const cache = options.cache === undefined ? undefined : openSnapshotCache(options.cache, cacheKey, { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "", ...analysis }, documentId, log, analysis);
   const loaded = new Map<string, LoadedDocument>();
   let saveTimer: NodeJS.Timeout | undefined;
   /** How many known files changed while they were read, and are read again by the next refresh. */
@@ -300,15 +311,15 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     maxBytes: options.maxBinaryBytes ?? DEFAULT_MAX_BINARY_BYTES,
     limits: { maxTextChars: maxFileBytes, maxUnzippedBytes: MAX_UNZIPPED_BYTES },
     timeLimitMs: EXTRACTION_TIME_LIMIT_MS,
-    cache: options.cache === undefined ? undefined : openTextCache(options.cache, root),
+    cache: options.cache === undefined ? undefined : openTextCache(options.cache, cacheKey),
   };
 
   const urlOf = (relative: string) =>
-    baseUrl === undefined ? pathToFileURL(join(root, relative)).href : baseUrl + relative.split("/").map(encodeURIComponent).join("/");
+    baseUrl === undefined ? pathToFileURL(join(at(relative).root, at(relative).relative)).href : baseUrl + relative.split("/").map(encodeURIComponent).join("/");
 
   /** The file's decoded text, read through the containment check on one descriptor, or why not. */
   function readSource(relative: string): { source: string; modified: number; size: number } | { why: string; retry: boolean } {
-    const read = readInside(root, relative, maxFileBytes);
+    const read = readInside(at(relative).root, at(relative).relative, maxFileBytes);
     if (!read.ok) return { why: `${SKIP_REASONS[read.why]}${read.code === undefined ? "" : ` (${read.code})`}`, retry: read.why === "changed" };
     const source = decodeUtf8(read.bytes);
     if (source === undefined) return { why: "not readable as UTF-8 text", retry: false };
@@ -341,7 +352,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       log(`skipped ${file.relative}: ${size} bytes is over the ${binary.maxBytes}-byte cap`);
       return { known: { modified, changed, size, unreadable: true } };
     }
-    const read = await readBinaryFile(root, file.relative, format, binary);
+    const read = await readBinaryFile(at(file.relative).root, at(file.relative).relative, format, binary);
     const why = binaryFailure(read);
     if (!read.ok) {
       const retry = "refused" in read && read.refused.why === "changed";
@@ -457,7 +468,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
    * next refresh (started now) builds the index again from the files rather than serve it.
    */
   function breakDown(doing: string, error: unknown): void {
-    log(`${doing} failed with ${documents.size} files indexed: ${relativeMessage(root, error instanceof Error ? error.message : String(error))}; building the index again from the files`);
+    log(`${doing} failed with ${documents.size} files indexed: ${relativeMessage(error instanceof Error ? error.message : String(error))}; building the index again from the files`);
     rebuildNext = true;
     folder.refresh().catch(() => undefined);
   }
@@ -489,7 +500,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   /** True when a symbolic link now resolves to another file, or changed size or time. */
   async function linksChanged(): Promise<boolean> {
     for (const file of links) {
-      const info = await statLink(root, file);
+      const info = await statLink(at(file.relative).root, { ...file, relative: at(file.relative).relative });
       const before = known.get(file.relative);
       if (info === null ? before !== undefined : isStale(before, info)) return true;
     }
@@ -517,7 +528,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       // The changes were taken: put the mark back, so the next call walks again instead of
       // serving a stale snapshot for good; and no absolute path of the server's disk in the message.
       watch.markDirty();
-      const message = relativeMessage(root, error instanceof Error ? error.message : String(error));
+      const message = relativeMessage(error instanceof Error ? error.message : String(error));
       if (message !== lastFailure) {
         lastFailure = message;
         throw new Error(message);
@@ -545,7 +556,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     // The subtrees to check: the targets with no target above them.
     const tops = targets === "all" ? [""] : [...targets].filter((folder) => !hasAncestorIn(folder, targets));
     const under = (relative: string) => tops.some((top) => top === "" || relative.startsWith(`${top}/`));
-    const listed = tops.flatMap((top) => walk(root, log, visit, rules, top));
+    const listed = tops.flatMap((top) => walkMounts(top, visit));
     if (targets === "all") {
       watch.retain(folders);
       links = listed.filter((file) => file.link);
@@ -556,7 +567,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     const seen = new Set<string>();
     const stale: { file: Listed; info: FileStat }[] = [];
     for (const [n, file] of listed.entries()) {
-      const info = file.link ? await statLink(root, file) : statFile(root, file, log);
+      const inside = { ...file, relative: at(file.relative).relative };
+      const info = file.link ? await statLink(at(file.relative).root, inside) : statFile(at(file.relative).root, inside, log);
       // Let requests in while a large tree is stat'ed: initialize must not wait for it.
       if (n % 500 === 499) await new Promise((resolve) => setImmediate(resolve));
       if (info === null) continue;
@@ -633,8 +645,20 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     return snapshot;
   }
 
+  /**
+   * Lists the supported files under `top`, a folder of the served set ("" for all of it): each
+   * folder is walked with its own ignore rules, and its paths come back under its prefix.
+   */
+  function walkMounts(top: string, visit: (folder: string) => void): Listed[] {
+    const chosen = top === "" ? mounts.map((mount) => ({ mount, relative: "" })) : [locate(mounts, top)].filter((found) => found !== undefined);
+    return chosen.flatMap(({ mount, relative }) =>
+      walk(mount.root, log, (folder) => visit(mountedPath(mount, folder)), rules.get(mount) as IgnoreRules, relative).map((file) => ({ ...file, relative: mountedPath(mount, file.relative) })),
+    );
+  }
+
   const folder: Folder = {
     root,
+    mounts,
     baseUrl,
     get current() {
       return snapshot;
@@ -670,7 +694,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       if (hit !== undefined && hit.modified === doc.modified && hit.bytes === doc.bytes) return hit;
       const binaryFormat = BINARY_FORMATS[extname(doc.relative).toLowerCase()];
       if (binaryFormat !== undefined) {
-        const read = await readBinaryFile(root, doc.relative, binaryFormat, binary);
+        const read = await readBinaryFile(at(doc.relative).root, at(doc.relative).relative, binaryFormat, binary);
         if (!read.ok || read.modified !== doc.modified || read.size !== doc.bytes) return undefined;
         const extracted = binaryDocument(doc.relative, binaryFormat, read.output);
         const full: LoadedDocument = { ...doc, text: extracted.text, ...(extracted.pages !== undefined && { pageStarts: pageStarts(extracted.text, extracted.pages.length) }) };

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import type { ServeArguments } from "./args.js";
 import { openFolder } from "./folder.js";
 import { describeLocaleChoice, languageOfLocale } from "./locale.js";
+import type { Mount } from "./mounts.js";
 import { serveFolderStdio, type FolderServerOptions } from "./serve.js";
 import { folderTexts } from "./texts.js";
 import { loadVocabulary } from "./vocabulary-file.js";
@@ -38,7 +39,7 @@ export async function startServing(args: ServeArguments, { version, log, environ
   // openFolder checks the folder and starts indexing in the background: the transport connects
   // at once, and a search meanwhile answers with what is indexed so far.
   const folder = await openFolder({
-    root: args.folder, vocabulary, baseUrl: args.baseUrl, maxFileBytes: args.maxFileBytes, ranking: args.ranking, log,
+    root: args.folders ?? args.folder, vocabulary, baseUrl: args.baseUrl, maxFileBytes: args.maxFileBytes, ranking: args.ranking, log,
     cache: args.cache, vocabularyKey, language: args.language, fallbackLanguage: languageOfLocale(args.locale),
     ignore: { exclude: args.exclude, include: args.include },
   });
@@ -60,7 +61,7 @@ export async function startServing(args: ServeArguments, { version, log, environ
   };
   if (args.http === undefined) {
     const serving = serveFolderStdio(options, log);
-    log(`serving ${folder.root} over stdio`);
+    log(`serving ${servedFolders(folder.mounts)} over stdio`);
     return { url: undefined, close: () => (folder.close(), serving.close()) };
   }
   // The HTTP adapter (and hono under it) loads only here: serving over stdio never pays for it.
@@ -79,8 +80,13 @@ export async function startServing(args: ServeArguments, { version, log, environ
     // Host is checked on every bind (DNS rebinding): say how to reach this one by a name.
     if (args.allowedHosts.length === 0) log(`requests must name this server by an IP address in Host; to reach it by a name, pass --allowed-host NAME`);
   }
-  log(`serving ${folder.root} over Streamable HTTP at ${serving.url}`);
+  log(`serving ${servedFolders(folder.mounts)} over Streamable HTTP at ${serving.url}`);
   return { url: serving.url, close: () => (folder.close(), serving.close()) };
+}
+
+/** The served folders for the start line: the one folder, or each with its prefix. */
+function servedFolders(mounts: readonly Mount[]): string {
+  return mounts.map((mount) => (mount.prefix === "" ? mount.root : `${mount.root} as ${mount.prefix}/`)).join(", ");
 }
 
 /** The token from `MCP_SEARCH_TOKEN`, when set and not empty; checked like `--token`. */

@@ -13,7 +13,8 @@ import {
 } from "@sbissoli/mcp-search";
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { Folder, FolderSnapshot, LoadedDocument } from "./folder.js";
-import { documentId, ID_PREFIX, parseId } from "./paths.js";
+import { documentId, ID_PREFIX, parseId as parsePathId } from "./paths.js";
+import { mountedFileId } from "./mounts.js";
 import { markdownToText } from "./markdown.js";
 import { readsAsMarkdown } from "./formats/extensions.js";
 import { hitPage, pageUrl } from "./formats/pages.js";
@@ -96,7 +97,10 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
   const snippetChars = options.snippetChars ?? DEFAULT_SNIPPET_CHARS;
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
   const { folder, vocabulary } = options;
-  const address = { root: folder.root, baseUrl: folder.baseUrl };
+  // With several folders, a file:// URI is first made a path of the served set (its folder's
+  // prefix, then its path there); one under no served folder is refused as outside.
+  const address = { root: folder.mounts.length > 1 ? "\0" : folder.root, baseUrl: folder.baseUrl };
+  const parseId = (id: string, ...rest: ParseIdRest) => parsePathId(mountedFileId(folder.mounts, id), ...rest);
   const normalizeChar = charNormalizer(vocabulary);
   const pageCounts = new Map<string, { readonly modified: number; readonly pages: number }>();
 
@@ -187,6 +191,9 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     tools.search.update({ callback: (async (...args: unknown[]) => withReadableText(await contract(...args))) as never });
   }
 }
+
+/** parseId's arguments after the id. */
+type ParseIdRest = Parameters<typeof parsePathId> extends [string, ...infer Rest] ? Rest : never;
 
 interface SearchStructured {
   readonly results?: readonly { id: string; title: string; url: string }[];

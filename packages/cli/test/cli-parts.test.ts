@@ -54,7 +54,19 @@ describe("parseCommandLine", () => {
         language: "auto",
         cache: undefined,
         resources: true,
+        folders: undefined,
+        exclude: [],
+        include: [],
       },
+    });
+  });
+
+  it("reads several folders, and repeatable --exclude and --include patterns", () => {
+    const line = parseCommandLine(["serve", "notes", "work/docs", "--exclude", "drafts/", "--exclude", "*.tmp.md", "--include", "*.pdf"]);
+    expect(line.command === "serve" && line.options).toMatchObject({ folder: "notes", folders: ["notes", "work/docs"], exclude: ["drafts/", "*.tmp.md"], include: ["*.pdf"] });
+    expect(parseCommandLine(["serve", "docs", "--exclude", " "])).toStrictEqual({
+      command: "error",
+      message: '--exclude takes one .gitignore-style pattern, such as drafts/ or *.tmp.md (got " ").',
     });
   });
 
