@@ -210,7 +210,7 @@ function lexemeOf(token: string): { lexeme: string; prefix: boolean } {
  * same entries: same rows, same order, ties in the `order` column's order. The candidates come
  * from the FTS5 table over `lexemes` (`options.fts`); each is scored from its `RankedRow`
  * columns with `instr`. Every value is bound (`?` placeholders, each used once); only the identifiers, checked as plain,
- * are written into the SQL. NUL and lone surrogates in the query are no word characters, and
+ * are written into the SQL. NUL and surrogates in the query are no word characters, and
  * the phrase keeps them exact through the stand-ins of `RankedRow.title_phrase`. A query with no
  * token, or a limit of 0, gives a statement that returns no row. Throws {@link McpSearchError}
  * for an identifier that is not plain, a limit that is not a number, or a query over

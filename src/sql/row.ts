@@ -34,9 +34,9 @@ export interface RankedRow {
   /** The text's tokens (weight 1). */
   readonly text_tokens: string;
   /**
-   * The normalised title (`normalizeText`), for the phrase bonus. NUL and lone surrogates, which
-   * the databases cannot store as they are, get stand-ins that normalised text never holds
-   * otherwise (combining marks), so "the title holds the query" stays exact.
+   * The normalised title (`normalizeText`), for the phrase bonus. NUL and UTF-16 surrogates, which
+   * the databases cannot store as JavaScript compares them, get stand-ins that normalised text
+   * never holds otherwise (combining marks), so "the title holds the query" stays exact.
    */
   readonly title_phrase: string;
   /**
@@ -76,16 +76,20 @@ export const LEXEME_LENGTH = 255;
 
 /** NUL, which SQLite cuts text at and PostgreSQL refuses. */
 const NUL = /\0/g;
-/** A UTF-16 surrogate without its pair, which both databases' UTF-8 turns into U+FFFD. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/**
+ * A UTF-16 surrogate. A lone one becomes U+FFFD in both databases' UTF-8; and in memory a query
+ * may hold half of a title's pair ("includes" compares code units), which UTF-8 cannot say. So
+ * every surrogate, paired or not, gets a stand-in.
+ */
+const SURROGATE = /[\uD800-\uDFFF]/g;
 
 /**
  * Normalised text as the ranked queries compare it for the phrase bonus. What a database cannot
- * store as it is gets a stand-in made of combining marks U+0300–U+036F, which `normalizeText`
- * always removes, so a stand-in never meets a real character: NUL becomes U+0360, and each lone
- * surrogate two marks, one from U+0300–U+031F and one from U+0320–U+035F (its 11 bits). The two
- * ranges differ, so a stand-in is only ever found whole, and "the title holds the query" is
- * exactly what it is in memory.
+ * store as it is, or stores differently, gets a stand-in made of combining marks U+0300–U+036F,
+ * which `normalizeText` always removes, so a stand-in never meets a real character: NUL becomes
+ * U+0360, and each surrogate code unit two marks, one from U+0300–U+031F and one from
+ * U+0320–U+035F (its 11 bits). The two ranges differ, so a stand-in is only ever found whole, and
+ * "the title holds the query" is exactly what it is in memory, code unit by code unit.
  *
  * @example
  * phraseText("Cultivo de SOJA") // => "cultivo de soja"
@@ -93,7 +97,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function phraseText(text: string): string {
   return normalizeText(text)
     .replace(NUL, "\u0360")
-    .replace(LONE_SURROGATE, (unit) => {
+    .replace(SURROGATE, (unit) => {
       const bits = unit.charCodeAt(0) - 0xd800;
       return String.fromCharCode(0x300 + (bits >> 6), 0x320 + (bits & 63));
     });

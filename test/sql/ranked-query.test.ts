@@ -237,21 +237,25 @@ describe("toRankedRow", () => {
     });
     expect(toRankedRow({ id: "n", title: "a\0b", url: "u" }).title_phrase).toBe("a\u0360b");
     expect(toRankedRow({ id: "n", title: "\uDFFFa\uD800", url: "u" }).title_phrase).toBe("\u031f\u035fa\u0300\u0320");
+    expect(toRankedRow({ id: "n", title: "😀", url: "u" }).title_phrase).toBe("\u0300\u035d\u0318\u0320");
   });
 
-  it("keeps the phrase bonus exact for lone surrogates, which the databases store as U+FFFD", async () => {
+  it("keeps the phrase bonus exact for surrogates: lone ones (stored as U+FFFD) and half of a pair", async () => {
     const entries: IndexEntry[] = [
       { id: "a", title: "soja \uFFFDb", url: "https://x.org/a" },
       { id: "b", title: "soja \uD800b", url: "https://x.org/b" },
       { id: "c", title: "soja \uD801b", url: "https://x.org/c" },
+      { id: "d", title: "soja 😀b", url: "https://x.org/d" },
     ];
     const db = sqliteOf(entries);
     await reloadPostgres(entries);
     const index = createIndex(entries);
-    for (const query of ["soja \uD800b", "soja \uFFFDb", "soja \0b", "soja \uD800", "\uDC00soja"]) {
+    for (const query of ["soja \uD800b", "soja \uFFFDb", "soja \0b", "soja \uD800", "\uDC00soja", "soja \uD83D", "\uDE00b", "soja 😀"]) {
       expect(await bothDialects(db, query)).toStrictEqual(index.search(query).map((hit) => hit.id));
     }
-    expect(searchSqlite(db, "soja \uD800b").map((hit) => hit.id)).toStrictEqual(["b", "a", "c"]);
+    expect(searchSqlite(db, "soja \uD800b").map((hit) => hit.id)).toStrictEqual(["b", "a", "c", "d"]);
+    // Half of an emoji's pair, as "includes" finds it in memory.
+    expect(searchSqlite(db, "soja \uD83D").map((hit) => hit.id)).toStrictEqual(["d", "a", "b", "c"]);
     db.close();
   });
 
