@@ -127,7 +127,8 @@ function readQuery(builder: string, query: string, options: RankedQueryOptions):
   if (tokens.length > maxTokens) {
     throw new McpSearchError(`${builder}: the query has ${tokens.length} distinct words, over the ${maxTokens} a ranked query searches at once: shorten it.`);
   }
-  return { tokens, phrase: normalised.length >= 3 ? normalised : undefined, limit: rows, columns };
+  // The bonus's length test counts the normalised query, as in memory, not its stand-ins.
+  return { tokens, phrase: length >= 3 ? normalised : undefined, limit: rows, columns };
 }
 
 /** How one dialect writes what differs. */
