@@ -152,3 +152,20 @@ describe("createIndex's analysis options", () => {
     expect(createIndex(spanish, { ranking: "bm25", language: "en" }).search("ciudades").map((hit) => hit.id)).toStrictEqual([]);
   });
 });
+
+describe("BM25's prefix rule", () => {
+  const entry = (id: string, text: string) => ({ id, title: id, url: `https://x.org/${id}`, text });
+
+  it("reaches no longer word when the index holds the query word itself", () => {
+    const index = createIndex([entry("a", "The source code."), entry("b", "A sour taste."), entry("c", "Sourdough bread.")], { ranking: "bm25" });
+    expect(index.search("sour").map((hit) => hit.id)).toStrictEqual(["b"]);
+    // A word the index does not hold still reaches the words it starts.
+    expect(index.search("sourc").map((hit) => hit.id)).toStrictEqual(["a"]);
+  });
+
+  it("lets no word under 4 characters reach longer ones", () => {
+    const index = createIndex([entry("a", "Terminal serial."), entry("b", "Nothing here.")], { ranking: "bm25", language: "en" });
+    expect(index.search("ter")).toStrictEqual([]);
+    expect(index.search("term").map((hit) => hit.id)).toStrictEqual(["a"]);
+  });
+});
