@@ -4,9 +4,23 @@
  * kept as written, like Markdown's.
  */
 
-const SECTION = /^(={1,6})[ \t]+(\S.*?)[ \t]*=*[ \t]*$/;
+/** A section title's start: one to six `=` and a blank; its text is the rest, trimmed of closing `=`. */
+const SECTION = /^(={1,6})[ \t]/;
 /** Delimited blocks whose lines are content, not structure: listing, literal, passthrough, comment. */
 const BLOCK = /^(-{4,}|\.{4,}|\+{4,}|\/{4,}|`{3,})[ \t]*$/;
+
+/**
+ * A heading's text without blanks around it and without the closing marks a symmetric title
+ * writes (`== Title ==`).
+ *
+ * @example
+ * trimClosing(" Title == ", "="); // => "Title"
+ */
+export function trimClosing(text: string, mark: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === " " || text[end - 1] === "\t" || text[end - 1] === mark)) end -= 1;
+  return text.slice(0, end).trim();
+}
 
 /**
  * The title and section headings of an AsciiDoc text: the `=` title, else the first section;
@@ -32,7 +46,8 @@ export function readAsciiDoc(text: string): { title: string | undefined; heading
     if (fence !== undefined || line.startsWith("//")) continue;
     const section = SECTION.exec(line);
     if (section === null) continue;
-    const name = (section[2] as string).trim();
+    const name = trimClosing(line.slice(section[0].length), "=");
+    if (name === "") continue;
     if ((section[1] as string).length === 1) title ??= name;
     else headings.push(name);
   }

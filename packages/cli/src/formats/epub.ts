@@ -18,14 +18,14 @@ import { entryText, unzipWithin } from "./zip.js";
 export async function readEpub(bytes: Uint8Array, limits: FormatLimits): Promise<FormatOutput> {
   const files = unzipWithin(bytes, limits.maxUnzippedBytes, (name) => /\.(?:xml|opf|x?html?)$/i.test(name));
   const container = entryText(files, "META-INF/container.xml");
-  const opfPath = tagsNamed(container, "rootfile")[0]?.["full-path"];
+  const opfPath = tagsNamed(container, "rootfile", ["full-path"])[0]?.["full-path"];
   if (opfPath === undefined) throw new FormatError("corrupt", "no package file named in META-INF/container.xml");
   const opf = entryText(files, opfPath);
   const base = posix.dirname(opfPath);
-  const manifest = new Map(tagsNamed(opf, "item").map((item) => [item["id"] ?? "", item]));
+  const manifest = new Map(tagsNamed(opf, "item", ["id", "href", "media-type"]).map((item) => [item["id"] ?? "", item]));
   const chapters: string[] = [];
   let firstTitle: string | undefined;
-  for (const { idref } of tagsNamed(opf, "itemref")) {
+  for (const { idref } of tagsNamed(opf, "itemref", ["idref"])) {
     const item = manifest.get(idref ?? "");
     const href = item?.["href"];
     if (href === undefined || !/html/i.test(item?.["media-type"] ?? href)) continue;

@@ -3,8 +3,19 @@
  * outside `#+BEGIN_…`/`#+END_…` blocks. The text itself is kept as written, like Markdown's.
  */
 
-const HEADING = /^(\*+)[ \t]+(?:(?:TODO|DONE)[ \t]+)?(?:\[#[A-Z]\][ \t]+)?(.*?)(?:[ \t]+:[\w@#%:]+:)?[ \t]*$/;
-const TITLE = /^#\+title:[ \t]*(.*\S)/i;
+/** A heading's start: stars and a blank. */
+const STARS = /^\*+[ \t]/;
+/** A heading's trailing tags, `:tag:other:`, as its last word. */
+const TAGS = /^:[\w@#%:]+:$/;
+
+/** A heading's words without its TODO keyword, priority cookie and tags. */
+function headingText(rest: string): string {
+  const words = rest.trim().split(/[ \t]+/);
+  if (words[0] === "TODO" || words[0] === "DONE") words.shift();
+  if (/^\[#[A-Z]\]$/.test(words[0] ?? "")) words.shift();
+  if (words.length > 0 && TAGS.test(words[words.length - 1] ?? "")) words.pop();
+  return words.join(" ");
+}
 
 /**
  * The title and section headings of an Org text: `#+TITLE:`, else the first heading; every
@@ -24,13 +35,15 @@ export function readOrg(text: string): { title: string | undefined; headings: st
     if (lower.startsWith("#+begin_")) inBlock = true;
     else if (lower.startsWith("#+end_")) inBlock = false;
     if (inBlock) continue;
-    const titled = TITLE.exec(line);
-    if (titled !== null) {
-      title ??= (titled[1] as string).trim();
+    if (lower.startsWith("#+title:")) {
+      const value = line.trimStart().slice("#+title:".length).trim();
+      if (value !== "") title ??= value;
       continue;
     }
-    const heading = HEADING.exec(line);
-    if (heading !== null && (heading[2] as string) !== "") headings.push(heading[2] as string);
+    const stars = STARS.exec(line);
+    if (stars === null) continue;
+    const heading = headingText(line.slice(stars[0].length));
+    if (heading !== "") headings.push(heading);
   }
   if (title !== undefined) return { title, headings };
   return { title: headings[0], headings: headings.slice(1) };

@@ -22,7 +22,7 @@ export function hitPage(text: string, starts: readonly number[], terms: readonly
     let count = 0;
     for (const patterns of terms) {
       let found = 0;
-      for (const pattern of patterns) found += occurrences(page, pattern.replace(/\*+$/, ""));
+      for (const pattern of patterns) found += occurrences(page, withoutStars(pattern));
       if (found > 0) matched += 1;
       count += found;
     }
@@ -33,6 +33,13 @@ export function hitPage(text: string, starts: readonly number[], terms: readonly
     }
   }
   return best;
+}
+
+/** A pattern without its trailing `*` (a prefix pattern matches where its stem does). */
+function withoutStars(pattern: string): string {
+  let end = pattern.length;
+  while (end > 0 && pattern[end - 1] === "*") end -= 1;
+  return pattern.slice(0, end);
 }
 
 /** Occurrences of `word` in `text`, at most 1000 (enough to rank pages). */

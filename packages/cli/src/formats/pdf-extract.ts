@@ -34,7 +34,7 @@ export async function extractPdfPages(bytes: Uint8Array, deadline: number): Prom
         text += item.str;
         if (item.hasEOL) text += "\n";
       }
-      pages.push(text.replace(/[ \t]+\n/g, "\n").trim());
+      pages.push(text.split("\n").map((line) => line.trimEnd()).join("\n").trim());
       page.cleanup();
     }
     const info = (await pdf.getMetadata().catch(() => undefined))?.info as { Title?: unknown } | undefined;

@@ -1,8 +1,32 @@
 /**
  * The little XML reading the zip formats need (a title in a metadata file, a path in a
  * manifest), over the HTML helpers' tag reader: no XML parser is loaded for a few attributes.
+ * Tags are found with `indexOf`, so every read is linear in the text.
  */
-import { decodeEntities } from "../html.js";
+import { attribute, decodeEntities, readTag } from "../html-text.js";
+
+/** Where each start tag named `name` (prefix included, any case) begins, in order. */
+function* startTags(xml: string, name: string): Generator<number> {
+  const lower = xml.toLowerCase();
+  const open = `<${name.toLowerCase()}`;
+  for (let at = lower.indexOf(open); at !== -1; at = lower.indexOf(open, at + open.length)) {
+    const next = lower[at + open.length];
+    if (next === ">" || next === "/" || next === " " || next === "\t" || next === "\n" || next === "\r") yield at;
+  }
+}
+
+/** A fragment's text without its tags, by `indexOf`: linear however many `<` it holds. */
+function withoutTags(fragment: string): string {
+  let out = "";
+  let at = 0;
+  for (let open = fragment.indexOf("<"); open !== -1; open = fragment.indexOf("<", at)) {
+    out += fragment.slice(at, open);
+    const close = fragment.indexOf(">", open);
+    if (close === -1) return out;
+    at = close + 1;
+  }
+  return out + fragment.slice(at);
+}
 
 /**
  * The text of the first element named `name` (with its prefix, e.g. `dc:title`), entities
@@ -12,32 +36,35 @@ import { decodeEntities } from "../html.js";
  * elementText("<dc:title>Brewing &amp; more</dc:title>", "dc:title"); // => "Brewing & more"
  */
 export function elementText(xml: string, name: string): string | undefined {
-  const open = new RegExp(`<${name}(?:\\s[^>]*)?>`, "i").exec(xml);
-  if (open === null) return undefined;
-  const start = open.index + open[0].length;
-  const end = xml.toLowerCase().indexOf(`</${name.toLowerCase()}>`, start);
-  if (end === -1) return undefined;
-  const text = decodeEntities(xml.slice(start, end).replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim();
-  return text === "" ? undefined : text;
+  for (const at of startTags(xml, name)) {
+    const start = xml.indexOf(">", at);
+    if (start === -1) return undefined;
+    const end = xml.toLowerCase().indexOf(`</${name.toLowerCase()}>`, start);
+    if (end === -1) return undefined;
+    const text = decodeEntities(withoutTags(xml.slice(start + 1, end))).replace(/\s+/g, " ").trim();
+    return text === "" ? undefined : text;
+  }
+  return undefined;
 }
 
 /**
- * Every start tag named `name` (prefix included), as its attributes by name.
+ * Every start tag named `name` (prefix included), as the values of the attributes asked for
+ * (an absent one is left out).
  *
  * @example
- * tagsNamed('<item id="c1" href="ch1.xhtml"/>', "item"); // => [{ id: "c1", href: "ch1.xhtml" }]
+ * tagsNamed('<item id="c1" href="ch1.xhtml"/>', "item", ["id", "href"]); // => [{ id: "c1", href: "ch1.xhtml" }]
  */
-export function tagsNamed(xml: string, name: string): Record<string, string>[] {
+export function tagsNamed(xml: string, name: string, attributes: readonly string[]): Record<string, string>[] {
   const found: Record<string, string>[] = [];
-  const tag = new RegExp(`<${name}(\\s[^>]*)?/?>`, "gi");
-  for (let match = tag.exec(xml); match !== null; match = tag.exec(xml)) {
-    const attributes: Record<string, string> = {};
-    const attribute = /([\w:.-]+)\s*=\s*("([^"]*)"|'([^']*)')/g;
-    const raw = match[1] ?? "";
-    for (let pair = attribute.exec(raw); pair !== null; pair = attribute.exec(raw)) {
-      attributes[pair[1] as string] = decodeEntities(pair[3] ?? pair[4] ?? "");
+  for (const at of startTags(xml, name)) {
+    const tag = readTag(xml, at);
+    if (tag === null) break;
+    const values: Record<string, string> = {};
+    for (const wanted of attributes) {
+      const value = attribute(` ${tag.raw.slice(name.length)}`, wanted);
+      if (value !== undefined) values[wanted] = value;
     }
-    found.push(attributes);
+    found.push(values);
   }
   return found;
 }
