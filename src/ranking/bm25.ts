@@ -706,11 +706,11 @@ class Bm25Core implements RankingCore {
     return count;
   }
 
-  search(query: string, limit: number, order: Float64Array): number[] {
+  search(query: string, limit: number, order: Float64Array): { slots: number[]; total: number } {
     const count = this.scoreAll(query);
     const top = selectTop(this.total, order, this.touched, count, limit);
     for (let i = 0; i < count; i++) this.total[this.touched[i]!] = 0;
-    return top;
+    return { slots: top, total: count };
   }
 
   /** Every live entry's score, by slot, for tests. */

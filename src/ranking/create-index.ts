@@ -86,6 +86,20 @@ export interface SearchIndex {
    */
   search(query: string, options?: SearchOptions): SearchResult[];
   /**
+   * The same results as {@link SearchIndex.search}, and how many entries matched in all: a
+   * summary such as "10 of 57 matched" needs no search with `limit` set to the index's size.
+   * The total costs nothing more than the search: every match is scored anyway, and only the top
+   * `limit` are sorted. `limit: 0` gives the count alone.
+   *
+   * @example
+   * const index = createIndex([
+   *   { id: "a", title: "Cultivo de soja", url: "https://x.org/a" },
+   *   { id: "b", title: "Cultivo de arroz", url: "https://x.org/b" },
+   * ]);
+   * index.searchWithTotal("cultivo", { limit: 1 }); // => { results: [{ id: "a", title: "Cultivo de soja", url: "https://x.org/a" }], total: 2 }
+   */
+  searchWithTotal(query: string, options?: SearchOptions): { results: SearchResult[]; total: number };
+  /**
    * The id of the entry a model meant, or `null`: what it hands back to `fetch` is not always
    * the id it was given. Accepted, each with extra whitespace around it: the exact id; the
    * entry's url with or without scheme, `www.`, trailing slash or fragment, its query ignored
@@ -390,9 +404,9 @@ class RuleCore implements RankingCore {
     this.normalizedTitles = titles.map(normalizeText);
   }
 
-  search(query: string, limit: number, order: Float64Array): number[] {
+  search(query: string, limit: number, order: Float64Array): { slots: number[]; total: number } {
     const tokens = tokenize(query);
-    if (tokens.length === 0) return [];
+    if (tokens.length === 0) return { slots: [], total: 0 };
     const slots = this.postings.slots;
     if (this.score.length < slots) {
       this.score = grown(this.score, slots);
@@ -407,7 +421,7 @@ class RuleCore implements RankingCore {
     if (phrase.length >= 3) this.scorePhrase(phrase, touchedCount);
     const results = selectTop(this.score, order, this.touched, touchedCount, limit);
     for (let i = 0; i < touchedCount; i++) this.score[this.touched[i]!] = 0;
-    return results;
+    return { slots: results, total: touchedCount };
   }
 
   /** Adds one query token's half points to every entry it covers; returns the touched count. */
@@ -542,6 +556,7 @@ function indexOver(collection: Collection, ranking: IndexRanking): SearchIndex {
       return collection.size;
     },
     search: (query, options) => collection.search(query, options?.limit ?? DEFAULT_LIMIT),
+    searchWithTotal: (query, options) => collection.searchWithTotal(query, options?.limit ?? DEFAULT_LIMIT),
     resolve: (ref) => collection.resolve(ref),
     add: (entry) => collection.add(entry),
     remove: (id) => collection.remove(id),

@@ -66,8 +66,11 @@ export interface RankingCore {
    * `SegmentedPostings.stepCompaction`); true when all of them are ready to commit.
    */
   stepCompaction(): boolean;
-  /** Scores the live slots: the `limit` best, best first, ties by `order` (lower first). */
-  search(query: string, limit: number, order: Float64Array, size: number): number[];
+  /**
+   * Scores the live slots: the `limit` best, best first, ties by `order` (lower first), and how
+   * many slots matched in all.
+   */
+  search(query: string, limit: number, order: Float64Array, size: number): { slots: number[]; total: number };
   /** What its scores depend on besides the entries (parameters, word lists), as one string. */
   settings(): string;
   /** Writes what it keeps, compact (the collection compacted it just before). */
@@ -141,14 +144,22 @@ export class Collection {
   }
 
   search(query: string, limit: number): SearchResult[] {
+    return this.searchWithTotal(query, limit).results;
+  }
+
+  /** The `limit` best results and how many entries matched in all (the total needs no larger limit). */
+  searchWithTotal(query: string, limit: number): { results: SearchResult[]; total: number } {
     const max = Math.floor(limit);
-    if (!(max > 0) || this.slotOf.size === 0) return [];
+    if (this.slotOf.size === 0) return { results: [], total: 0 };
     this.core.postings.prepare();
-    return this.core.search(query, max, this.order, this.slotOf.size).map((slot) => ({
+    // A limit of 0 still counts: the total is what selecting the top never needed to see whole.
+    const { slots, total } = this.core.search(query, max > 0 ? max : 0, this.order, this.slotOf.size);
+    const results = slots.map((slot) => ({
       id: this.ids[slot] as string,
       title: this.titles[slot] as string,
       url: this.urls[slot] as string,
     }));
+    return { results, total };
   }
 
   resolve(ref: string): string | null {

@@ -307,6 +307,12 @@ export function createIntentIndex(
       return index.size;
     },
     search: (query, options) => boosted(query, options) ?? index.search(query, options),
+    // The boosts reorder (and, with no topic named, add) entries: the total counts both.
+    searchWithTotal: (query, options) => {
+      const plain = index.searchWithTotal(query, options);
+      const results = boosted(query, options);
+      return results === undefined ? plain : { results, total: Math.max(plain.total, results.length) };
+    },
     resolve: (ref) => index.resolve(ref),
     has: (id) => index.has(id),
     // The ranking's bytes: loadIndex gives back the plain index, without the intent boosts, which

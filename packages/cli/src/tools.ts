@@ -106,8 +106,9 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
 
   async function search(query: string): Promise<SearchReply> {
     const { documents, index, indexing, unreadable } = await folder.refresh();
-    const all = index.search(query, { limit: Math.max(documents.size, 1) });
-    const results = all.slice(0, limit).map((result) => ({ ...result }));
+    // The top `limit` and the count of every match, from one search (not a search of the whole folder).
+    const { results: top, total: matches } = index.searchWithTotal(query, { limit });
+    const results = top.map((result) => ({ ...result }));
     const expanded = vocabulary.expandQuery(query);
     const terms = expanded.map((term) => term.patterns);
     const snippets: { id: string; snippet: string }[] = [];
@@ -120,13 +121,13 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
       if (loaded?.pageStarts !== undefined) result.url = pageUrl(result.url, hitPage(loaded.text, loaded.pageStarts, terms, (text) => vocabulary.normalize(text)));
       snippets.push({ id, snippet: makeSnippet(snippetSourceOf(loaded, normalizeChar), terms, { maxChars: snippetChars, normalizeChar }) });
     }
-    const counted = summaryMessage(texts, documents.size, all.length, results.length);
+    const counted = summaryMessage(texts, documents.size, matches, results.length);
     const message = unreadable > 0 ? `${counted} ${texts.unreadable(unreadable)}` : counted;
     const summary = {
       documents: documents.size,
-      matches: all.length,
+      matches,
       returned: results.length,
-      truncated: all.length > results.length,
+      truncated: matches > results.length,
       unreadable,
       message: indexing === undefined ? message : `${texts.indexing(indexing.done, indexing.total)} ${message}`,
     };
