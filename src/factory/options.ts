@@ -8,7 +8,7 @@ import { DEFAULT_LIMIT } from "../ranking/create-index.js";
 import type { DeepResearchToolsOptions } from "./types.js";
 import { MAX_TIMEOUT_MS } from "./deadline.js";
 
-const OPTIONAL_FUNCTIONS = ["resolveId", "notFound", "onError", "extendOutputSchema", "record", "classifyError", "classifyThrown"] as const;
+const OPTIONAL_FUNCTIONS = ["resolveId", "notFound", "onError", "extendOutputSchema", "record", "classifyError", "classifyThrown", "readableSearchText"] as const;
 
 function fail(message: string): never {
   throw new McpSearchError(`registerDeepResearchTools: ${message}`);

@@ -155,7 +155,27 @@ async function runSearch(context: Context, query: string, call: CallbackContext)
   const checked = checkSearchReply(await context.options.search(query, call), context.limit);
   if ("problem" in checked) return badReply(context, "search", checked.problem);
   const { results, extras } = checked.value;
-  return envelop(context, "search", { results } satisfies { results: SearchResult[] }, extras);
+  return withReadableText(context, envelop(context, "search", { results } satisfies { results: SearchResult[] }, extras));
+}
+
+/**
+ * A search result with the `readableSearchText` option's block after the contract's one; an
+ * error result, an option not given, or a text that is empty or thrown, as it is.
+ */
+function withReadableText(context: Context, settled: Settled): Settled {
+  const readable = context.options.readableSearchText;
+  const { result } = settled;
+  if (readable === undefined || "isError" in result || result.structuredContent === undefined) return settled;
+  let text: unknown;
+  try {
+    text = readable(result.structuredContent as { results: SearchResult[] });
+  } catch {
+    return settled;
+  }
+  if (typeof text !== "string" || text === "") return settled;
+  // The contract block stays first and alone in its place; the SDK's type names one block, the
+  // protocol allows any number.
+  return { ...settled, result: { ...result, content: [...result.content, { type: "text", text }] } as unknown as ToolResult };
 }
 
 /** The fetch pipeline: resolve the id → callback → not found, or the document checked → envelope. */

@@ -160,6 +160,21 @@ export interface DeepResearchToolsOptions {
    * @default undefined (the contract's schemas as they are)
    */
   readonly extendOutputSchema?: (schema: z.ZodObject) => z.ZodObject;
+  /**
+   * Adds a second text block to each successful search result, after the contract JSON: the text
+   * this returns from the result's `structuredContent` (the contract's `results` and the
+   * declared extras), for hosts that show the model only `content` (desktop hosts), which
+   * otherwise never see the extras. `content[0]` stays the contract JSON. Off by default: OpenAI's
+   * guide shows exactly one text block, and third-party guides of the contract require one, so a
+   * second block is a risk for ChatGPT (docs/factory.md); turn it on only for hosts that are not
+   * ChatGPT. An empty string, or a function that throws, adds no block.
+   *
+   * @example
+   * registerDeepResearchTools(server, { ...options, readableSearchText: ({ results }) => results.map((r) => r.title).join("
+") });
+   * @default undefined (one content block)
+   */
+  readonly readableSearchText?: (structured: { readonly results: readonly SearchResult[]; readonly [extra: string]: unknown }) => string;
   /** The telemetry hook. @default undefined (no telemetry) */
   readonly record?: UsageRecorder;
   /**

@@ -173,7 +173,7 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     return snapshot.removed.has(documentId(parsed.relative)) ? texts.stale(id) : texts.unknown(id);
   }
 
-  const tools = registerDeepResearchTools(server, {
+  registerDeepResearchTools(server, {
     search,
     fetch,
     resolveId,
@@ -184,13 +184,10 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     extendOutputSchema,
     // All three hints set, as OpenAI's app review asks: reads files, changes nothing, reaches no one.
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+    // The factory keeps `content` to the one contract block unless asked (FACTS.md: a second
+    // block is a risk for ChatGPT); the CLI asks over stdio only, which ChatGPT does not use.
+    ...(options.contentSnippets === true && { readableSearchText: readableText }),
   });
-  if (options.contentSnippets === true) {
-    // The factory keeps `content` to the one contract block (FACTS.md: a second block is a risk
-    // for ChatGPT); this opt-in appends the readable one through the SDK's own `update`.
-    const contract = tools.search.handler as (...args: unknown[]) => Promise<unknown>;
-    tools.search.update({ callback: (async (...args: unknown[]) => withReadableText(await contract(...args))) as never });
-  }
 }
 
 /** parseId's arguments after the id. */
@@ -204,18 +201,15 @@ interface SearchStructured {
 }
 
 /**
- * A search result with a second text block after the contract JSON: the summary message, then
- * each result numbered with its title, id and snippet, then the vocabulary notes. An error
- * result, or one without structured content, is returned as it is.
+ * A search result's readable text, the second content block the factory adds under
+ * `readableSearchText`: the summary message, then each result numbered with its title, id and
+ * snippet, then the vocabulary notes.
  *
  * @example
- * withReadableText({ content: [{ type: "text", text: "{…}" }], structuredContent: { results: [], summary: { message: "0 matches…" } } });
- * // => { content: [{ type: "text", text: "{…}" }, { type: "text", text: "0 matches…" }], structuredContent: … }
+ * readableText({ results: [], summary: { message: "0 matches among 12 documents…" } }); // => "0 matches among 12 documents…"
  */
-export function withReadableText(result: unknown): unknown {
-  if (typeof result !== "object" || result === null) return result;
-  const { content, structuredContent, isError } = result as { content?: unknown[]; structuredContent?: SearchStructured; isError?: boolean };
-  if (isError === true || structuredContent === undefined || !Array.isArray(content)) return result;
+export function readableText(structured: unknown): string {
+  const structuredContent = structured as SearchStructured;
   const snippets = new Map((structuredContent.snippets ?? []).map(({ id, snippet }) => [id, snippet]));
   const lines: string[] = [];
   if (structuredContent.summary?.message !== undefined) lines.push(structuredContent.summary.message);
@@ -226,7 +220,7 @@ export function withReadableText(result: unknown): unknown {
   });
   const notes = structuredContent.notes ?? [];
   if (notes.length > 0) lines.push("", ...notes);
-  return { ...result, content: [...content, { type: "text", text: lines.join("\n") }] };
+  return lines.join("\n");
 }
 
 /**
