@@ -138,15 +138,12 @@ export function chooseLanguage(words: readonly string[], settings: AnalysisSetti
  * filterWords(["as", "mensagens", "do", "servidor"], "pt", { fold: true }); // => ["mensagem", "servidor"]
  */
 export function filterWords(words: readonly string[], language: Language, settings: Pick<AnalysisSettings, "fold" | "stemmers">): string[] {
-  const filters = chainOf(language, settings);
+  const [stop, stem] = chainOf(language, settings) as [TokenFilter, ((token: string) => string) | undefined];
   const tokens: string[] = [];
-  next: for (const word of words) {
-    let token: string | undefined = word;
-    for (const filter of filters) {
-      token = filter(token);
-      if (token === undefined) continue next;
-    }
-    tokens.push(token);
+  // The chain unrolled: this loop runs once per word of every indexed text.
+  for (const word of words) {
+    if (stop(word) === undefined) continue;
+    tokens.push(stem === undefined ? word : stem(word));
   }
   return tokens;
 }

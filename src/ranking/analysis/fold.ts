@@ -14,6 +14,7 @@ const ACCENTS = /[\u0300-\u036f]/g;
  * texts skip.
  */
 const RECOMPOSE = /[\u1100-\u11ff\u3099\u309a]/;
+const ASCII = /^[\u0000-\u007f]*$/;
 /** Greek final sigma: folded to σ, so "λόγος" and "λογοσ" meet. */
 const FINAL_SIGMA = /ς/g;
 
@@ -28,6 +29,8 @@ const FINAL_SIGMA = /ς/g;
  * foldText("がっこう 한국어");    // => "がっこう 한국어"
  */
 export function foldText(text: string): string {
+  // ASCII has nothing to decompose, recompose or fold but its case: most texts skip three passes.
+  if (ASCII.test(text)) return text.toLowerCase();
   const decomposed = text.normalize("NFD").replace(ACCENTS, "");
   const folded = (RECOMPOSE.test(decomposed) ? decomposed.normalize("NFC") : decomposed).toLowerCase();
   return folded.includes("ς") ? folded.replace(FINAL_SIGMA, "σ") : folded;
