@@ -387,12 +387,16 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     return saved.bytes;
   }
 
-  /** Saves the index and what is known of each file; a file to read again is left out, so a restart reads it. */
+  /**
+   * Saves the index and what is known of each file; a file to read again is left out, so a
+   * restart reads it, and so is a file that could not be read, so a restart says why again (and
+   * counts it), from the text cache when it is a binary document.
+   */
   function saveSnapshot(): void {
     if (cache === undefined) return;
     const files = new Map<string, SnapshotFile>();
-    for (const [relative, { size, modified, changed, document, retry }] of known) {
-      if (retry !== true) files.set(relative, { size, modified, changed, ...(document !== undefined && { title: document.title, format: document.format }) });
+    for (const [relative, { size, modified, changed, document, retry, unreadable: skipped }] of known) {
+      if (retry !== true && !(skipped === true && document === undefined)) files.set(relative, { size, modified, changed, ...(document !== undefined && { title: document.title, format: document.format }) });
     }
     cache.save(index, files);
   }

@@ -154,19 +154,26 @@ describe("mcp-search serve: formats under --base-url, --max-file-bytes and --cac
     }
   });
 
-  it("keeps extracted text beside the index: a restart reads no unchanged file again", async () => {
+  it("keeps extracted text beside the index: a restart extracts no unchanged file again, and names a skipped one again", async () => {
+    const cached = join(workspace, "cached");
+    await cp(small, cached, { recursive: true });
+    await cp(join(FIXTURES, "scan.pdf"), join(cached, "scan.pdf"));
     const cache = join(workspace, "cache");
-    const first = await connect(["serve", small, "--locale", "en", "--cache", cache]);
-    await search("directory", first.client);
+    const first = await connect(["serve", cached, "--locale", "en", "--cache", cache]);
+    expect((await search("directory", first.client)).summary.unreadable).toBe(1);
     await first.client.close();
     const kept = (await readdir(cache)).filter((name) => name.startsWith("texts-"));
     expect(kept).toHaveLength(1);
-    expect((await readdir(join(cache, kept[0] as string))).length).toBe(2); // the PDF's text and the DOCX's
-    const again = await connect(["serve", small, "--locale", "en", "--cache", cache]);
+    // The PDF's text, the DOCX's, and why the scan gave none.
+    expect((await readdir(join(cache, kept[0] as string))).length).toBe(3);
+    const again = await connect(["serve", cached, "--locale", "en", "--cache", cache]);
     try {
-      const hit = (await search("full documentation online", again.client)).results.find((result) => result.id === "doc:ls.pdf");
-      expect(hit?.url).toMatch(/#page=[2-4]$/);
+      const found = await search("full documentation online", again.client);
+      expect(found.results.find((result) => result.id === "doc:ls.pdf")?.url).toMatch(/#page=[2-4]$/);
+      // Only the skipped scan is looked at again, and its reason comes from the cache.
       expect(again.stderr()).toMatch(/\(0 files read\)/);
+      expect(again.stderr()).toMatch(/skipped scan\.pdf: it has no text layer/);
+      expect(found.summary.unreadable).toBe(1);
     } finally {
       await again.client.close();
     }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { readInside } from "../paths.js";
 import type { BinaryFormat } from "./extensions.js";
 import { readBinary } from "./registry.js";
-import { FormatError, type FormatLimits, type FormatOutput } from "./types.js";
+import { FormatError, UNREADABLE_REASONS, type FormatLimits, type FormatOutput, type UnreadableReason } from "./types.js";
 
 /** The largest binary file read, by default: 64 MiB (a long PDF with images is tens of MB). */
 export const DEFAULT_MAX_BINARY_BYTES = 64 * 1024 * 1024;
@@ -27,8 +27,9 @@ export const EXTRACTION_TIME_LIMIT_MS = 30_000;
  * const texts = openTextCache("/var/cache/mcp-search", "/srv/docs");
  */
 export interface TextCache {
-  get(relative: string, size: number, modified: number): FormatOutput | undefined;
-  set(relative: string, size: number, modified: number, output: FormatOutput): void;
+  /** The text kept for this size and time, or why the file gave none; undefined when nothing is kept. */
+  get(relative: string, size: number, modified: number): FormatOutput | FormatError | undefined;
+  set(relative: string, size: number, modified: number, output: FormatOutput | FormatError): void;
 }
 
 /**
@@ -44,9 +45,13 @@ export function openTextCache(cache: string, root: string): TextCache {
   return {
     get(relative, size, modified) {
       try {
-        const saved = JSON.parse(readFileSync(fileOf(relative), "utf8")) as { relative?: unknown; size?: unknown; modified?: unknown; output?: FormatOutput };
-        if (saved.relative !== relative || saved.size !== size || saved.modified !== modified || typeof saved.output?.text !== "string") return undefined;
-        return saved.output;
+        const saved = JSON.parse(readFileSync(fileOf(relative), "utf8")) as { relative?: unknown; size?: unknown; modified?: unknown; output?: FormatOutput; failure?: { reason?: unknown; detail?: unknown } };
+        if (saved.relative !== relative || saved.size !== size || saved.modified !== modified) return undefined;
+        const reason = saved.failure?.reason;
+        if (typeof reason === "string" && Object.hasOwn(UNREADABLE_REASONS, reason)) {
+          return new FormatError(reason as UnreadableReason, typeof saved.failure?.detail === "string" ? saved.failure.detail : undefined);
+        }
+        return typeof saved.output?.text === "string" ? saved.output : undefined;
       } catch {
         return undefined;
       }
@@ -55,7 +60,8 @@ export function openTextCache(cache: string, root: string): TextCache {
       try {
         mkdirSync(folder, { recursive: true, mode: 0o700 });
         const file = fileOf(relative);
-        writeFileSync(`${file}.tmp`, JSON.stringify({ relative, size, modified, output }), { mode: 0o600 });
+        const kept = output instanceof FormatError ? { failure: { reason: output.reason, detail: output.detail } } : { output };
+        writeFileSync(`${file}.tmp`, JSON.stringify({ relative, size, modified, ...kept }), { mode: 0o600 });
         renameSync(`${file}.tmp`, file);
       } catch {
         // Without a cache the document is read again next time: slower, still correct.
@@ -104,12 +110,16 @@ export async function readBinaryFile(root: string, relative: string, format: Bin
   const read = readInside(root, relative, options.maxBytes);
   if (!read.ok) return { ok: false, refused: read };
   const cached = options.cache?.get(relative, read.size, read.modified);
+  if (cached instanceof FormatError) return { ok: false, unreadable: cached };
   if (cached !== undefined) return { ok: true, output: cached, size: read.size, modified: read.modified };
   try {
     const output = await readBinary(format, read.bytes, options.limits, options.timeLimitMs);
     options.cache?.set(relative, read.size, read.modified, output);
     return { ok: true, output, size: read.size, modified: read.modified };
   } catch (error) {
-    return { ok: false, unreadable: error instanceof FormatError ? error : new FormatError("corrupt", error instanceof Error ? error.message : String(error)) };
+    const unreadable = error instanceof FormatError ? error : new FormatError("corrupt", error instanceof Error ? error.message : String(error));
+    // A time-out may pass on a calmer machine: only what the file itself is gets kept.
+    if (unreadable.reason !== "timeout") options.cache?.set(relative, read.size, read.modified, unreadable);
+    return { ok: false, unreadable };
   }
 }

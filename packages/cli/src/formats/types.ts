@@ -72,7 +72,7 @@ export class FormatError extends Error {
   override readonly name = "FormatError";
   constructor(
     readonly reason: UnreadableReason,
-    detail?: string,
+    readonly detail?: string,
   ) {
     super(detail === undefined ? UNREADABLE_REASONS[reason] : `${UNREADABLE_REASONS[reason]} (${detail})`);
   }
