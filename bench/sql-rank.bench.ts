@@ -62,7 +62,7 @@ const lines: string[] = [];
 let reference: Timing | undefined;
 const report = (engine: string, load: string, size: string, timing: Timing): void => {
   reference ??= timing;
-  const ratio = (value: number, base: number): string => `${value.toFixed(1)} (${(value / base).toFixed(0)}×)`;
+  const ratio = (value: number, base: number): string => `${value.toFixed(1)} (${(value / base).toFixed(value / base < 10 ? 1 : 0)}×)`;
   lines.push(`| ${engine} | ${load} | ${size} | ${ratio(timing.p50, reference.p50)} | ${ratio(timing.p99, reference.p99)} | ${timing.worst} |`);
 };
 
