@@ -148,6 +148,75 @@ function manCorpus(): RelevanceCorpus {
   return { name: "man", description: "Linux manual pages (manpages, groff text, NAME cut out)", root, queries: JSON.parse(readFileSync(queriesFile, "utf8")) as KnownItemQuery[] };
 }
 
+/** A roff source without its NAME section (from `.SH NAME` up to the next `.SH`). */
+function withoutNameSection(source: string): string {
+  const lines = source.split("\n");
+  const start = lines.findIndex((line) => /^\.SH\s+"?NAME"?\s*$/i.test(line));
+  if (start === -1) return source;
+  let end = start + 1;
+  while (end < lines.length && !/^\.SH\b/i.test(lines[end] as string)) end += 1;
+  return [...lines.slice(0, start), ...lines.slice(end)].join("\n");
+}
+
+/**
+ * The same manual pages twice, for the formats' relevance (issue 33): every 4th page of
+ * `manpages`, its NAME section cut from the roff source, rendered once to PDF by groff
+ * (`-Tpdf`, needs Debian's `groff`) and once to text (`-Tutf8`); the queries are the NAME lines,
+ * as in the man corpus. The folder server should rank the PDFs about as well as the text.
+ */
+export function loadPdfTwinCorpora(): [RelevanceCorpus, RelevanceCorpus] | string {
+  const pdfRoot = join(CACHE, "man-pdf");
+  const textRoot = join(CACHE, "man-pdf-text");
+  const queriesFile = join(pdfRoot, ".queries.json");
+  if (!existsSync(queriesFile)) {
+    try {
+      execFileSync("sh", ["-c", "groff -Tpdf -mandoc < /dev/null > /dev/null"], { stdio: "ignore" });
+    } catch {
+      return "groff's PDF device is missing; run: sudo apt-get install -y groff";
+    }
+    rmSync(pdfRoot, { recursive: true, force: true });
+    rmSync(textRoot, { recursive: true, force: true });
+    const files = execFileSync("dpkg", ["-L", "manpages"], { encoding: "utf8" })
+      .split("\n")
+      .filter((path) => /^\/usr\/share\/man\/man\d\/[^/]+\.gz$/.test(path))
+      .sort()
+      .filter((_, n) => n % 4 === 0);
+    const queries: { query: string; page: string; source: string }[] = [];
+    for (const path of files) {
+      const source = gunzipSync(readFileSync(path)).toString("utf8");
+      if (/^\.so /m.test(source.slice(0, 200)) && source.length < 200) continue;
+      const full = execFileSync("groff", ["-t", "-mandoc", "-Tutf8", "-rHY=0", "-P-cbou"], { input: source, encoding: "utf8", stdio: ["pipe", "pipe", "ignore"] });
+      const match = /^NAME\n([\s\S]*?)\n(?=\S)/m.exec(full);
+      if (match === null) continue;
+      const line = (match[1] as string).replace(/\s+/g, " ").trim();
+      const dash = /\s[-\u2010\u2212\u2013\u2014]\s/.exec(line);
+      if (dash === null) continue;
+      const names = line.slice(0, dash.index).split(",").map((name) => name.trim());
+      const query = dropNameWords(line.slice(dash.index + dash[0].length), [...names, basename(path, ".gz").replace(/\.\d\w*$/, "")]);
+      if (query === "") continue;
+      const cut = withoutNameSection(source);
+      const page = `${basename(dirname(path))}/${basename(path, ".gz")}`;
+      mkdirSync(join(pdfRoot, dirname(page)), { recursive: true });
+      mkdirSync(join(textRoot, dirname(page)), { recursive: true });
+      writeFileSync(join(pdfRoot, `${page}.pdf`), execFileSync("groff", ["-t", "-mandoc", "-Tpdf", "-rHY=0"], { input: cut, stdio: ["pipe", "pipe", "ignore"], maxBuffer: 64 * 1024 * 1024 }));
+      writeFileSync(join(textRoot, `${page}.txt`), execFileSync("groff", ["-t", "-mandoc", "-Tutf8", "-rHY=0", "-P-cbou"], { input: cut, encoding: "utf8", stdio: ["pipe", "pipe", "ignore"] }));
+      queries.push({ query, page, source: line });
+    }
+    writeFileSync(queriesFile, JSON.stringify(queries));
+  }
+  const queries = JSON.parse(readFileSync(queriesFile, "utf8")) as { query: string; page: string; source: string }[];
+  const twin = (root: string, extension: string, description: string): RelevanceCorpus => ({
+    name: `man${extension}`,
+    description,
+    root,
+    queries: queries.map(({ query, page, source }) => ({ query, answer: `doc:${page}${extension}`, source })),
+  });
+  return [
+    twin(pdfRoot, ".pdf", "Linux manual pages as PDF (every 4th page of manpages, groff -Tpdf, NAME cut out)"),
+    twin(textRoot, ".txt", "the same manual pages as text (groff -Tutf8, NAME cut out)"),
+  ];
+}
+
 /** Both corpora, built into the temporary folder once and reused. */
 export function loadRelevanceCorpora(): RelevanceCorpus[] {
   return [pythonCorpus(), manCorpus()];

@@ -24,7 +24,7 @@ import { BM25_DEFAULTS, createBm25Ranking, type Bm25Parameters } from "../src/ra
 import { openFolder, type LoadedDocument as FolderDocument } from "../packages/cli/src/folder.js";
 import { createFolderServer } from "../packages/cli/src/serve.js";
 import { createIndex, createVocabulary, type IndexEntry, type IndexRanking } from "../src/index.js";
-import { ensurePackages, loadRelevanceCorpora, type KnownItemQuery, type RelevanceCorpus } from "./_relevance-corpora.js";
+import { ensurePackages, loadPdfTwinCorpora, loadRelevanceCorpora, type KnownItemQuery, type RelevanceCorpus } from "./_relevance-corpora.js";
 
 /** Ranked document ids for a query, best first. */
 type Search = (query: string) => Promise<readonly string[]> | readonly string[];
@@ -275,6 +275,19 @@ export async function runRelevance(write: (text: string) => void, withVariants =
     const documents = (await (await openFolder({ root: corpus.root, vocabulary: emptyVocabulary, watch: false })).ready).documents.size;
     write(`${formatTable(corpus, documents, rows)}\n${skipped.map((line) => `skipped ${line}\n`).join("")}`);
   }
+  // The PDF corpus: the same pages as PDF and as text, through the folder server alone; the PDFs'
+  // MRR@10 should be at least 0.95× the text's (issue 33).
+  const twins = loadPdfTwinCorpora();
+  if (typeof twins === "string") {
+    write(`relevance: PDF corpus skipped, ${twins}\n`);
+    return;
+  }
+  const pdf = (await evaluateCorpus(twins[0], ENGINES.slice(0, 1))).rows[0];
+  const text = (await evaluateCorpus(twins[1], ENGINES.slice(0, 1))).rows[0];
+  for (const [corpus, row] of [[twins[0], pdf], [twins[1], text]] as const) {
+    if (row !== undefined) write(`${formatTable(corpus, corpus.queries.length, [row])}\n`);
+  }
+  if (pdf !== undefined && text !== undefined) write(`\nPDF MRR@10 ÷ text MRR@10: ${(pdf.mrr / Math.max(text.mrr, 1e-9)).toFixed(3)} (target at least 0.95)\n`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -17,7 +17,7 @@ import { documentId, ID_PREFIX, parseId as parsePathId } from "./paths.js";
 import { mountedFileId } from "./mounts.js";
 import { markdownToText } from "./markdown.js";
 import { readsAsMarkdown } from "./formats/extensions.js";
-import { hitPage, pageUrl } from "./formats/pages.js";
+import { hitPage, normalisedPages, pageUrl } from "./formats/pages.js";
 import { makeSnippet, prepareSnippetSource, type SnippetSource } from "./snippet.js";
 import { folderTexts, type FolderTexts } from "./texts.js";
 
@@ -104,6 +104,16 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
   const normalizeChar = charNormalizer(vocabulary);
   const pageCounts = new Map<string, { readonly modified: number; readonly pages: number }>();
 
+  /** A paged document's pages, normalised once while the document is current. */
+  function pagesFor(doc: LoadedDocument, starts: readonly number[]): readonly string[] {
+    let pages = normalisedPageCache.get(doc);
+    if (pages === undefined) {
+      pages = normalisedPages(doc.text, starts, (text) => vocabulary.normalize(text));
+      normalisedPageCache.set(doc, pages);
+    }
+    return pages;
+  }
+
   async function search(query: string): Promise<SearchReply> {
     const { documents, index, indexing, unreadable } = await folder.refresh();
     // The top `limit` and the count of every match, from one search (not a search of the whole folder).
@@ -118,7 +128,7 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
       const doc = documents.get(id.slice(ID_PREFIX.length));
       const loaded = doc === undefined ? undefined : await folder.load(doc);
       // A hit in a paged document (PDF) is cited at its page.
-      if (loaded?.pageStarts !== undefined) result.url = pageUrl(result.url, hitPage(loaded.text, loaded.pageStarts, terms, (text) => vocabulary.normalize(text)));
+      if (loaded?.pageStarts !== undefined) result.url = pageUrl(result.url, hitPage(pagesFor(loaded, loaded.pageStarts), terms));
       snippets.push({ id, snippet: makeSnippet(snippetSourceOf(loaded, normalizeChar), terms, { maxChars: snippetChars, normalizeChar }) });
     }
     const counted = summaryMessage(texts, documents.size, matches, results.length);
@@ -271,6 +281,9 @@ function lastBreak(text: string, floor: number, end: number): number {
   }
   return space === -1 ? end : space + 1;
 }
+
+/** A paged document's pages normalised for {@link hitPage}; a re-read document is a new object. */
+const normalisedPageCache = new WeakMap<LoadedDocument, readonly string[]>();
 
 /** Each document's pages at the last page size asked; a re-read document is a new object. */
 const pageCache = new WeakMap<LoadedDocument, { readonly maxChars: number; readonly pages: [number, number][] }>();

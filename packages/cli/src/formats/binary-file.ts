@@ -71,6 +71,45 @@ export function openTextCache(cache: string, root: string): TextCache {
 }
 
 /**
+ * The texts extracted last, kept in memory up to `maxChars` characters in all (the oldest
+ * dropped first): a search's snippets and a fetch's pages read a PDF's text again, and
+ * extracting it again costs a hundred times more than reading a text file.
+ *
+ * @example
+ * const recent = createRecentTexts(32 * 1024 * 1024);
+ */
+export function createRecentTexts(maxChars: number): TextCache {
+  const kept = new Map<string, { size: number; modified: number; output: FormatOutput | FormatError; chars: number }>();
+  let chars = 0;
+  return {
+    get(relative, size, modified) {
+      const hit = kept.get(relative);
+      if (hit === undefined || hit.size !== size || hit.modified !== modified) return undefined;
+      // Most recently used last.
+      kept.delete(relative);
+      kept.set(relative, hit);
+      return hit.output;
+    },
+    set(relative, size, modified, output) {
+      const before = kept.get(relative);
+      if (before !== undefined) {
+        chars -= before.chars;
+        kept.delete(relative);
+      }
+      const length = output instanceof FormatError ? 0 : output.text.length * 2;
+      if (length > maxChars) return;
+      kept.set(relative, { size, modified, output, chars: length });
+      chars += length;
+      for (const [oldest, entry] of kept) {
+        if (chars <= maxChars) break;
+        kept.delete(oldest);
+        chars -= entry.chars;
+      }
+    },
+  };
+}
+
+/**
  * Options of {@link readBinaryFile}.
  *
  * @example
@@ -81,6 +120,8 @@ export interface BinaryFileOptions {
   readonly limits: FormatLimits;
   readonly timeLimitMs: number;
   readonly cache: TextCache | undefined;
+  /** The texts extracted last, in memory ({@link createRecentTexts}). @default undefined */
+  readonly recent?: TextCache | undefined;
 }
 
 /**
@@ -109,12 +150,15 @@ export async function readBinaryFile(root: string, relative: string, format: Bin
   // hold for a cached text too, and reading is cheap beside extracting.
   const read = readInside(root, relative, options.maxBytes);
   if (!read.ok) return { ok: false, refused: read };
-  const cached = options.cache?.get(relative, read.size, read.modified);
+  const recent = options.recent?.get(relative, read.size, read.modified);
+  const cached = recent ?? options.cache?.get(relative, read.size, read.modified);
+  if (cached !== undefined && recent === undefined) options.recent?.set(relative, read.size, read.modified, cached);
   if (cached instanceof FormatError) return { ok: false, unreadable: cached };
   if (cached !== undefined) return { ok: true, output: cached, size: read.size, modified: read.modified };
   try {
     const output = await readBinary(format, read.bytes, options.limits, options.timeLimitMs);
     options.cache?.set(relative, read.size, read.modified, output);
+    options.recent?.set(relative, read.size, read.modified, output);
     return { ok: true, output, size: read.size, modified: read.modified };
   } catch (error) {
     const unreadable = error instanceof FormatError ? error : new FormatError("corrupt", error instanceof Error ? error.message : String(error));

@@ -5,19 +5,29 @@
  */
 
 /**
- * The page (1-based) of a paged text whose pages start at `starts`, that best matches `terms`
- * (each term's normalised patterns; a trailing `*` matches a prefix). `normalize` lower-cases
- * and strips accents as the index does. 1 when no page matches.
+ * A paged text cut at its page starts, each page normalised with `normalize` (lower case, no
+ * accents, as the index reads it): what {@link hitPage} compares the query with.
  *
  * @example
- * hitPage("[page 1]\n\nIntro\n\n[page 2]\n\nGrinding coffee", [0, 16], [["grind*"], ["coffee"]], (t) => t.toLowerCase()); // => 2
+ * normalisedPages("[page 1]\n\nIntro\n\n[page 2]\n\nGrinding", [0, 16], (t) => t.toLowerCase()); // => ["[page 1]\n\nintro\n\n", "[page 2]\n\ngrinding"]
  */
-export function hitPage(text: string, starts: readonly number[], terms: readonly (readonly string[])[], normalize: (text: string) => string): number {
+export function normalisedPages(text: string, starts: readonly number[], normalize: (text: string) => string): string[] {
+  return starts.map((start, index) => normalize(text.slice(start, starts[index + 1] ?? text.length)));
+}
+
+/**
+ * The page (1-based) among normalised `pages` ({@link normalisedPages}) that best matches
+ * `terms` (each term's normalised patterns; a trailing `*` matches a prefix). 1 when no page
+ * matches.
+ *
+ * @example
+ * hitPage(["[page 1]\n\nintro", "[page 2]\n\ngrinding coffee"], [["grind*"], ["coffee"]]); // => 2
+ */
+export function hitPage(pages: readonly string[], terms: readonly (readonly string[])[]): number {
   let best = 1;
   let bestTerms = 0;
   let bestCount = 0;
-  for (const [index, start] of starts.entries()) {
-    const page = normalize(text.slice(start, starts[index + 1] ?? text.length));
+  for (const [index, page] of pages.entries()) {
     let matched = 0;
     let count = 0;
     for (const patterns of terms) {

@@ -16,7 +16,8 @@ export async function extractPdfPages(bytes: Uint8Array, deadline: number): Prom
   const { getDocumentProxy } = await import("unpdf");
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    pdf = await getDocumentProxy(bytes, { verbosity: 0, useSystemFonts: false, disableFontFace: true });
+    // A copy as a plain Uint8Array: PDF.js refuses a Buffer, and may take over the bytes it is given.
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, useSystemFonts: false, disableFontFace: true });
   } catch (error) {
     const name = error instanceof Error ? error.name : "";
     const message = error instanceof Error ? error.message : String(error);
