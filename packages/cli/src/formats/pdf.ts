@@ -69,7 +69,9 @@ function readInWorker(reader: Worker, bytes: Uint8Array, timeLimitMs: number): P
       if (waiting.size <= 1) reader.unref();
       resolve(result);
     });
-    const copy = bytes.slice();
+    // A copy with its own memory, handed over: a Buffer's slice would share (and hand over) the
+    // memory of Node's buffer pool.
+    const copy = new Uint8Array(bytes);
     reader.postMessage({ id, bytes: copy, deadline: timeLimitMs }, [copy.buffer]);
   });
 }
