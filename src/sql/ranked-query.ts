@@ -49,6 +49,17 @@ export interface RankedQueryOptions {
    * @default `${table}_lexemes` (in the table's schema when the table is qualified)
    */
   readonly fts?: string;
+  /**
+   * One more condition on the rows, AND-ed to the candidates' before they are ranked and cut:
+   * a tenant, a date, or the vocabulary's word-start match (`buildGlobClause`,
+   * `buildPostgresClause` on a column of `vocab.normalize(title)`), so that a query can use the
+   * vocabulary's expansion and still be ranked by the rule. Called with the number of its first
+   * placeholder (PostgreSQL numbers them; SQLite's `?` need nothing); its columns are read on the
+   * table, whose alias is `c`. Its `sql` is written into the statement as it is: build it from
+   * bound values only.
+   * @default undefined
+   */
+  readonly where?: (firstParameter: number) => { readonly sql: string; readonly params: readonly (string | number)[] };
 }
 
 /**
@@ -91,6 +102,7 @@ const PHRASE = 10;
 
 /** What a statement needs from the query, read once for both dialects. */
 interface ReadQuery {
+  readonly builder: string;
   readonly tokens: readonly string[];
   /** The normalised query, when it is long enough for the phrase bonus (3 or more). */
   readonly phrase: string | undefined;
@@ -128,7 +140,10 @@ function readQuery(builder: string, query: string, options: RankedQueryOptions):
     throw new McpSearchError(`${builder}: the query has ${tokens.length} distinct words, over the ${maxTokens} a ranked query searches at once: shorten it.`);
   }
   // The bonus's length test counts the normalised query, as in memory, not its stand-ins.
-  return { tokens, phrase: length >= 3 ? normalised : undefined, limit: rows, columns };
+  if (options.where !== undefined && typeof options.where !== "function") {
+    throw new McpSearchError(`${builder}: "where" must be a function (firstParameter) => { sql, params }.`);
+  }
+  return { builder, tokens, phrase: length >= 3 ? normalised : undefined, limit: rows, columns };
 }
 
 /** How one dialect writes what differs. */
@@ -157,7 +172,17 @@ interface Dialect {
  * (+20 a covered token, +10 for the phrase), ordered and cut; only then are the kept rows read in
  * full, by the order column, which is unique.
  */
-function renderStatement(query: ReadQuery, table: string, order: string, dialect: Dialect): RankedQuery {
+function renderStatement(query: ReadQuery, options: RankedQueryOptions, dialect: Dialect): RankedQuery {
+  const { table, order } = options;
+  /** The caller's condition, numbered after the values bound so far, its values appended. */
+  const where = (params: (string | number)[]): string => {
+    if (options.where === undefined) return "";
+    const clause = options.where(params.length + 1);
+    const valid = typeof clause?.sql === "string" && Array.isArray(clause.params) && clause.params.every((value) => typeof value === "string" || typeof value === "number");
+    if (!valid) throw new McpSearchError(`${query.builder}: "where" must return { sql, params }, params a list of strings and numbers.`);
+    params.push(...clause.params);
+    return ` AND (${clause.sql})`;
+  };
   const selected = query.columns.map((column) => `c.${column}`).join(", ");
   if (query.tokens.length === 0 || query.limit === 0) {
     return { sql: `SELECT ${selected}, 0 AS score FROM ${table} AS c WHERE ${dialect.never}`, params: [] };
@@ -187,7 +212,7 @@ function renderStatement(query: ReadQuery, table: string, order: string, dialect
     `rank_candidates AS MATERIALIZED (`,
     `  SELECT c.${order} AS rank_order,`,
     `    ${hits.join(",\n    ")}`,
-    `  FROM rank_query AS q CROSS JOIN ${table} AS c WHERE ${dialect.candidates(bind(dialect.search(query.tokens)))}`,
+    `  FROM rank_query AS q CROSS JOIN ${table} AS c WHERE ${dialect.candidates(bind(dialect.search(query.tokens)))}${where(params)}`,
     `),`,
     `rank_top AS MATERIALIZED (`,
     `  SELECT rank_order, ${covered}${query.phrase === undefined ? "" : " + rank_bonus"} AS rank_half`,
@@ -229,7 +254,7 @@ export function buildSqliteRankedQuery(query: string, options: RankedQueryOption
     throw new McpSearchError(`buildSqliteRankedQuery: the FTS5 table ${JSON.stringify(fts)} is not a plain identifier.`);
   }
   const ftsName = fts.includes(".") ? fts.slice(fts.indexOf(".") + 1) : fts;
-  return renderStatement(read, options.table, options.order, {
+  return renderStatement(read, options, {
     placeholder: () => "?",
     contains: (text, needle) => `instr(${text}, ${needle}) > 0`,
     text: (placeholder) => placeholder,
@@ -262,7 +287,7 @@ export function buildSqliteRankedQuery(query: string, options: RankedQueryOption
  */
 export function buildPostgresRankedQuery(query: string, options: RankedQueryOptions): RankedQuery {
   const read = readQuery("buildPostgresRankedQuery", query, options);
-  return renderStatement(read, options.table, options.order, {
+  return renderStatement(read, options, {
     placeholder: (n) => `$${n}`,
     contains: (text, needle) => `strpos(${text}, ${needle}) > 0`,
     text: (placeholder) => `${placeholder}::text`,

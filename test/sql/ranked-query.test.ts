@@ -24,6 +24,8 @@ import {
   LEXEME_LENGTH,
   McpSearchError,
   SQL_RANKING_LIMITS,
+  buildGlobClause,
+  buildPostgresClause,
   buildPostgresRankedQuery,
   buildSqliteRankedQuery,
   createIndex,
@@ -221,6 +223,61 @@ describe("buildSqliteRankedQuery and buildPostgresRankedQuery", () => {
       { url: "https://x.org/b", score: 18 }, // title 3 + 10, the phrase + 5
       { url: "https://x.org/a", score: 18 },
     ]);
+    db.close();
+  });
+});
+
+describe("the where option", () => {
+  it("ranks by the rule among the rows the vocabulary's word-start match selects, as filtering createIndex's ranking does", async () => {
+    const ibge = createVocabulary({ sourceName: "o IBGE", entries: [{ asked: "renda", source: ["rendimento"] }, { asked: "carros", source: ["automóveis"] }] });
+    const titles = [
+      "Rendimento médio mensal real", "Taxa de desocupação", "Renda per capita", "Desrendimento mensal", "Venda de automóveis novos",
+      "Rendimento-hora médio", "Média de carros por domicílio", "Renda média mensal dos carros", "Rendas e rendimentos", "Comércio de automóveis e carros",
+    ];
+    const entries: IndexEntry[] = titles.map((title, i) => ({ id: `t${i}`, title, url: `https://x.org/${i}`, keywords: ibge.askedWordsFor(title) }));
+    const db = sqliteOf(entries);
+    await reloadPostgres(entries);
+    db.exec("ALTER TABLE catalogue ADD COLUMN title_lc TEXT NOT NULL DEFAULT ''");
+    await pg.exec("ALTER TABLE catalogue ADD COLUMN title_lc text NOT NULL DEFAULT ''");
+    for (const [position, title] of titles.entries()) {
+      db.prepare("UPDATE catalogue SET title_lc = ? WHERE position = ?").run(ibge.normalize(title), position);
+      await pg.query("UPDATE catalogue SET title_lc = $1 WHERE position = $2", [ibge.normalize(title), position]);
+    }
+    const index = createIndex(entries);
+    for (const query of ["renda", "renda mensal", "carros", "media", "rendimento medio", "renda carros", "xyz"]) {
+      for (const limit of [10, 2]) {
+        const expanded = ibge.expandQuery(query);
+        const expected = index
+          .search(query, { limit: entries.length })
+          .filter((hit) => ibge.matchesQuery(ibge.normalize(hit.title), expanded) && Number(hit.id.slice(1)) >= 1)
+          .slice(0, limit)
+          .map((hit) => hit.id);
+        const lite = buildSqliteRankedQuery(query, {
+          ...OPTIONS,
+          limit,
+          where: () => {
+            const clause = buildGlobClause(expanded, "title_lc");
+            return { sql: `${clause.sql} AND c.position >= ?`, params: [...clause.params, 1] };
+          },
+        });
+        const postgres = buildPostgresRankedQuery(query, {
+          ...OPTIONS,
+          limit,
+          where: (first) => {
+            const clause = buildPostgresClause(expanded, "title_lc", { firstParameter: first });
+            return { sql: `${clause.sql} AND c.position >= $${first + clause.params.length}`, params: [...clause.params, 1] };
+          },
+        });
+        expect({ query, limit, ids: (db.prepare(lite.sql).all(...lite.params) as Hit[]).map((hit) => hit.id) }).toStrictEqual({ query, limit, ids: expected });
+        expect({ query, limit, ids: (await pg.query<Hit>(postgres.sql, [...postgres.params])).rows.map((hit) => hit.id) }).toStrictEqual({ query, limit, ids: expected });
+      }
+    }
+    // The vocabulary reaches "Rendimento…" for "renda", and its word start keeps "Desrendimento" out.
+    const renda = buildSqliteRankedQuery("renda", { ...OPTIONS, where: () => buildGlobClause(ibge.expandQuery("renda"), "title_lc") });
+    expect((db.prepare(renda.sql).all(...renda.params) as Hit[]).map((hit) => hit.id).sort()).toStrictEqual(["t0", "t2", "t5", "t7", "t8"]);
+    expect(() => buildSqliteRankedQuery("renda", { ...OPTIONS, where: () => ({ sql: "1", params: [null] }) as never })).toThrow(/"where" must return \{ sql, params \}/);
+    expect(() => buildSqliteRankedQuery("renda", { ...OPTIONS, where: "1 = 1" as never })).toThrow(/"where" must be a function/);
+    await pg.exec("ALTER TABLE catalogue DROP COLUMN title_lc");
     db.close();
   });
 });
