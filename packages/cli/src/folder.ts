@@ -593,7 +593,10 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     let bytes = 0;
     let fromDisk = 0;
     let lastLog = performance.now();
-    if (stale.length > BATCH) {
+    // A binary document may take seconds to read (a 500-page PDF): with one to read, even a small
+    // folder answers at once with what is indexed so far, as a large one does.
+    const slow = stale.some(({ file }) => BINARY_FORMATS[extname(file.relative).toLowerCase()] !== undefined);
+    if (stale.length > BATCH || slow) {
       indexing = { done: 0, total: stale.length, bytes: 0 };
       log(`indexing ${stale.length} files`);
       opened();

@@ -34,6 +34,15 @@ async function fetchText(id: string, on: Client = client): Promise<{ title: stri
   return JSON.parse((await call(on, "fetch", { id })).content[0]?.text ?? "{}") as { title: string; url: string; text: string };
 }
 
+/** Searches until the summary no longer says that indexing is under way. */
+async function untilIndexed(on: Client): Promise<Found> {
+  for (;;) {
+    const found = await search("anything", on);
+    if (!found.summary.message.startsWith("indexing")) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function connect(args: readonly string[]): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], stderr: "pipe" });
   let log = "";
@@ -49,8 +58,8 @@ beforeAll(async () => {
   await cp(FIXTURES, root, { recursive: true });
   const started = await connect(["serve", root, "--locale", "en"]);
   client = started.client;
-  // The first search waits for the first indexing, PDFs included.
-  await search("anything");
+  // With PDFs to read, the first searches answer at once with what is indexed so far: wait for all.
+  await untilIndexed(client);
   stderr = started.stderr();
 }, 30_000);
 
@@ -132,9 +141,23 @@ describe("mcp-search serve: formats under --base-url, --max-file-bytes and --cac
     await cp(join(FIXTURES, "guide.docx"), join(small, "guide.docx"));
   });
 
+  it("answers the first search at once while a PDF is read, saying so", async () => {
+    const served = await connect(["serve", small, "--locale", "en"]);
+    try {
+      await search("kettle", served.client);
+      const done = await untilIndexed(served.client);
+      expect(done.summary.documents).toBe(2);
+      // Two files only, yet indexed in the background, as a large folder is.
+      expect(served.stderr()).toMatch(/indexing 2 files/);
+    } finally {
+      await served.client.close();
+    }
+  });
+
   it("cites a PDF page under --base-url", async () => {
     const served = await connect(["serve", small, "--locale", "en", "--base-url", "https://docs.example.com/manuals/"]);
     try {
+      await untilIndexed(served.client);
       const hit = (await search("full documentation online", served.client)).results.find((result) => result.id === "doc:ls.pdf");
       expect(hit?.url).toMatch(/^https:\/\/docs\.example\.com\/manuals\/ls\.pdf#page=[2-4]$/);
     } finally {
@@ -145,7 +168,7 @@ describe("mcp-search serve: formats under --base-url, --max-file-bytes and --cac
   it("cuts a document's text at the size cap, says so, and counts it", async () => {
     const served = await connect(["serve", small, "--locale", "en", "--max-file-bytes", "2000"]);
     try {
-      const found = await search("directory", served.client);
+      const found = await untilIndexed(served.client);
       expect(served.stderr()).toMatch(/truncated ls\.pdf: its text is over the 2000-character cap/);
       expect(found.summary.unreadable).toBe(1);
       expect((await fetchText("doc:ls.pdf", served.client)).text.length).toBeLessThanOrEqual(2000);
@@ -160,7 +183,7 @@ describe("mcp-search serve: formats under --base-url, --max-file-bytes and --cac
     await cp(join(FIXTURES, "scan.pdf"), join(cached, "scan.pdf"));
     const cache = join(workspace, "cache");
     const first = await connect(["serve", cached, "--locale", "en", "--cache", cache]);
-    expect((await search("directory", first.client)).summary.unreadable).toBe(1);
+    expect((await untilIndexed(first.client)).summary.unreadable).toBe(1);
     await first.client.close();
     const kept = (await readdir(cache)).filter((name) => name.startsWith("texts-"));
     expect(kept).toHaveLength(1);
@@ -168,6 +191,7 @@ describe("mcp-search serve: formats under --base-url, --max-file-bytes and --cac
     expect((await readdir(join(cache, kept[0] as string))).length).toBe(3);
     const again = await connect(["serve", cached, "--locale", "en", "--cache", cache]);
     try {
+      await untilIndexed(again.client);
       const found = await search("full documentation online", again.client);
       expect(found.results.find((result) => result.id === "doc:ls.pdf")?.url).toMatch(/#page=[2-4]$/);
       // Only the skipped scan is looked at again, and its reason comes from the cache.
