@@ -309,7 +309,7 @@ class View {
   private countTerm(token: string, prefixes: boolean): number {
     const { parameters: { prefix: discount }, postings, lengths, tf, listed } = this;
     const [c0, c1, c2, c3] = this.coefByLength as [Float64Array, Float64Array, Float64Array, Float64Array];
-    const { baseTerms, baseStart, baseBytes, deltaSorted, deltaSortedTerms, deltaHead, deltaPool, blockFrom, blockEnd, blockNext, blockSlot, alive } = postings;
+    const { baseTerms, baseStart, baseBytes, deltaSorted, deltaTerms, deltaHead, deltaPool, blockFrom, blockEnd, blockNext, blockSlot, alive } = postings;
     let count = 0;
     const range = postings.range(token, prefixes, this.range);
     // A unit sits in one segment, so its terms are visited in dictionary order either way: its
@@ -319,7 +319,7 @@ class View {
       count = addRun(baseBytes, baseStart[term]!, baseStart[term + 1]!, -1, factor, alive, lengths, c0, c1, c2, c3, tf, listed, count);
     }
     for (let d = range.deltaFrom; d < range.deltaTo; d++) {
-      const factor = deltaSortedTerms[d] === token ? 1 : discount;
+      const factor = deltaTerms[deltaSorted[d]!] === token ? 1 : discount;
       for (let block = deltaHead[deltaSorted[d]!]!; block >= 0; block = blockNext[block]!) {
         count = addRun(deltaPool, blockFrom[block]!, blockEnd[block]!, blockSlot[block]!, factor, alive, lengths, c0, c1, c2, c3, tf, listed, count);
       }

@@ -427,14 +427,14 @@ class RuleCore implements RankingCore {
   /** Adds one query token's half points to every entry it covers; returns the touched count. */
   private scoreToken(token: string, touchedCount: number): number {
     const { postings, exact, prefix, score, touched, tokenTouched } = this;
-    const { baseTerms, baseStart, baseBytes, deltaSorted, deltaSortedTerms, deltaHead, deltaPool, blockFrom, blockEnd, blockNext, blockSlot, alive } = postings;
+    const { baseTerms, baseStart, baseBytes, deltaSorted, deltaTerms, deltaHead, deltaPool, blockFrom, blockEnd, blockNext, blockSlot, alive } = postings;
     const range = postings.range(token, token.length >= 3, this.range);
     let count = 0;
     for (let t = range.baseFrom; t < range.baseTo; t++) {
       count = markRun(baseBytes, baseStart[t]!, baseStart[t + 1]!, -1, baseTerms[t] === token ? exact : prefix, alive, exact, prefix, tokenTouched, count);
     }
     for (let d = range.deltaFrom; d < range.deltaTo; d++) {
-      const flags = deltaSortedTerms[d] === token ? exact : prefix;
+      const flags = deltaTerms[deltaSorted[d]!] === token ? exact : prefix;
       for (let block = deltaHead[deltaSorted[d]!]!; block >= 0; block = blockNext[block]!) {
         count = markRun(deltaPool, blockFrom[block]!, blockEnd[block]!, blockSlot[block]!, flags, alive, exact, prefix, tokenTouched, count);
       }
