@@ -2,7 +2,7 @@
  * A PDF's text, page by page, through unpdf (Mozilla's PDF.js built for servers). Runs inside the
  * PDF worker thread (./pdf-worker.ts), or in the calling thread when no built worker is at hand.
  */
-import type { PdfPages } from "./pdf.js";
+import type { PdfPages } from "./types.js";
 
 /**
  * The text of each page (lines kept), the metadata title, or the failure's reason: a PDF that

@@ -7,17 +7,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { extractPdfPages } from "./pdf-extract.js";
-import { capText, FormatError, pageMarker, type FormatLimits, type FormatOutput, type UnreadableReason } from "./types.js";
-
-/**
- * What reading a PDF gave: its pages' text and metadata title, or why it gave nothing.
- *
- * @example
- * const read: PdfPages = { ok: true, pages: ["First page", "Second page"], title: "Manual" };
- */
-export type PdfPages =
-  | { readonly ok: true; readonly pages: readonly string[]; readonly title: string | undefined }
-  | { readonly ok: false; readonly reason: UnreadableReason; readonly detail: string };
+import { capText, FormatError, pageMarker, type FormatLimits, type FormatOutput, type PdfPages } from "./types.js";
 
 /** The worker file beside this module once built; absent when run from source (tests), which then read in this thread. */
 const WORKER_FILE = new URL("./pdf-worker.js", import.meta.url);

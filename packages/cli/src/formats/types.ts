@@ -53,6 +53,16 @@ export type ReadFormat = (bytes: Uint8Array, limits: FormatLimits) => Promise<Fo
  */
 export type UnreadableReason = "no-text" | "encrypted" | "corrupt" | "zip-bomb" | "timeout";
 
+/**
+ * What reading a PDF gave: its pages' text and metadata title, or why it gave nothing.
+ *
+ * @example
+ * const read: PdfPages = { ok: true, pages: ["First page", "Second page"], title: "Manual" };
+ */
+export type PdfPages =
+  | { readonly ok: true; readonly pages: readonly string[]; readonly title: string | undefined }
+  | { readonly ok: false; readonly reason: UnreadableReason; readonly detail: string };
+
 /** The stderr wording of each {@link UnreadableReason}. */
 export const UNREADABLE_REASONS: Readonly<Record<UnreadableReason, string>> = {
   "no-text": "it has no text layer (a scanned document?)",
