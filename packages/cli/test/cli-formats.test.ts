@@ -117,6 +117,15 @@ describe("mcp-search serve: formats", () => {
     expect(first?.url.includes("#page=")).toBe(false);
   });
 
+  it("offers a PDF as a resource with the fetch text, page markers included", async () => {
+    const listed = await client.listResources();
+    const pdf = listed.resources.find((resource) => resource.uri === "mcp-search://doc/ls.pdf");
+    expect(pdf?.mimeType).toBe("text/plain");
+    expect(listed.resources.find((resource) => resource.uri === "mcp-search://doc/guide.docx")?.mimeType).toBe("text/markdown");
+    const read = await client.readResource({ uri: "mcp-search://doc/ls.pdf" });
+    expect((read.contents[0] as { text: string }).text).toContain("\n\n[page 2]\n\n");
+  });
+
   it("names each file that cannot give text on stderr, with its reason, and counts them in the summary", async () => {
     expect(stderr).toMatch(/skipped scan\.pdf: it has no text layer \(a scanned document\?\)/);
     expect(stderr).toMatch(/skipped encrypted\.pdf: it is encrypted/);
