@@ -174,6 +174,8 @@ beforeAll(async () => {
     env: { ...process.env, NODE_OPTIONS: `${process.env["NODE_OPTIONS"] ?? ""} --import=${pathToFileURL(STALL_MONITOR).href}`, MCP_SEARCH_STALL_FILE: stallFile },
   });
   const initializeMs = await served.open();
+  // From here on: loading the server's own modules, before initialize is answered, is not indexing.
+  await served.stall(stallFile);
   await served.answer(QUERY);
   const firstAnswerMs = performance.now() - served.started;
   const completeMs = await served.untilComplete();
