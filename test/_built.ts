@@ -1,6 +1,6 @@
 /**
  * Whether a build is current, by modification times, as `make` decides: the global setup skips a
- * package's build, and test/installed.test.ts its declarations build, when every output was
+ * package's build, and test/extra/installed.test.ts its declarations build, when every output was
  * written after the last change to any input. A checkout, an edit or a new lockfile makes an
  * input newer, so that the next run builds again. Not a test file.
  */

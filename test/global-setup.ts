@@ -18,7 +18,7 @@ interface Build {
 
 const BUILDS: readonly Build[] = [
   // The library's declarations (most of its build's time) are left to the one test that packs it,
-  // test/installed.test.ts. No clean: declarations that `npm run build` wrote stay in dist/.
+  // test/extra/installed.test.ts. No clean: declarations that `npm run build` wrote stay in dist/.
   {
     folder: ROOT,
     flags: ["--no-dts", "--no-clean"],

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as source from "../src/index.js";
 
 const require = createRequire(import.meta.url);
-/** Paths held in variables, so the type check does not resolve them (dist/ holds no declarations until test/installed.test.ts builds them). */
+/** Paths held in variables, so the type check does not resolve them (dist/ holds no declarations until test/extra/installed.test.ts builds them). */
 const ESM_ENTRY = new URL("../dist/index.js", import.meta.url).href;
 const CJS_ENTRY = new URL("../dist/index.cjs", import.meta.url).pathname;
 const runtimeNames = Object.keys(source).sort();

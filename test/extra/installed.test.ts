@@ -28,11 +28,11 @@ import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as source from "../src/index.js";
-import { LIBRARY_INPUTS, builtAfter, inputFiles } from "./_built.js";
+import * as source from "../../src/index.js";
+import { LIBRARY_INPUTS, builtAfter, inputFiles } from "../_built.js";
 
 const execFile = promisify(execFileCallback);
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const TSUP = join(ROOT, "node_modules", "tsup", "dist", "cli-default.js");
