@@ -208,6 +208,10 @@ describe("the guides cover what the front page promises", () => {
     expect(sections.filter((section) => !headings.includes(section))).toStrictEqual([]);
   });
 
+  it.each(["docs/performance.md", "docs/pt-BR/performance.md"])("keeps %s under 10 KB: the measurements, not their history", (path) => {
+    expect(Buffer.byteLength(readDoc(path))).toBeLessThan(10 * 1024);
+  });
+
   it("shows the folder server's deployment with a token, for the Responses API", () => {
     const guide = readDoc("docs/folder-server.md");
     expect(guide).toContain("MCP_SEARCH_TOKEN=");
