@@ -791,10 +791,11 @@ const RELEASE_AFTER_BYTES = 16 * 1024 * 1024;
 const BATCH = 64;
 /**
  * The longest the folder's own work holds the thread before requests may run (ms): a batch of
- * files during an indexing, a slice of compaction after one. Well under the 100 ms that a search
- * may wait at most (docs/performance.md measures the longest stall).
+ * files during an indexing, a slice of compaction after one. A tenth of the 100 ms that a search
+ * may wait at most, since a loaded machine stretches a slice's wall time two to three times
+ * (docs/performance.md measures the longest stall).
  */
-const SLICE_MS = 20;
+const SLICE_MS = 10;
 /** Progress lines, at most this often (ms). */
 const PROGRESS_MS = 1000;
 /** The least time between two snapshot saves after edits (ms). */
