@@ -92,23 +92,34 @@ export function createIgnoreRules(root: string, options: IgnoreOptions = {}, log
     folders.set(folder, { size: info.size, modified: info.mtimeMs, rules });
   }
 
+  /** The verdict on one path: --exclude, then --include, then the deepest .gitignore that names it. */
+  function decide(relative: string, directory: boolean): boolean {
+    const path = directory ? `${relative}/` : relative;
+    if (exclude?.ignores(path) === true) return true;
+    if (!directory && include !== undefined && !include.ignores(relative)) return true;
+    if (!readGitignore) return false;
+    // git's order: the deepest .gitignore that says anything about the path decides.
+    for (let folder = posix.dirname(relative); ; folder = posix.dirname(folder)) {
+      const base = folder === "." ? "" : folder;
+      const rules = folders.get(base)?.rules;
+      if (rules !== undefined) {
+        const verdict = rules.test(base === "" ? path : path.slice(base.length + 1));
+        if (verdict.ignored) return true;
+        if (verdict.unignored) return false;
+      }
+      if (base === "") return false;
+    }
+  }
+
   return {
     enter,
     ignores(relative, directory) {
-      const path = directory ? `${relative}/` : relative;
-      if (exclude?.ignores(path) === true) return true;
-      if (!directory && include !== undefined && !include.ignores(relative)) return true;
-      if (!readGitignore) return false;
-      // git's order: the deepest .gitignore that says anything about the path decides.
-      for (let folder = posix.dirname(relative); ; folder = posix.dirname(folder)) {
-        const base = folder === "." ? "" : folder;
-        const rules = folders.get(base)?.rules;
-        if (rules !== undefined) {
-          const verdict = rules.test(base === "" ? path : path.slice(base.length + 1));
-          if (verdict.ignored) return true;
-          if (verdict.unignored) return false;
-        }
-        if (base === "") return false;
+      try {
+        return decide(relative, directory);
+      } catch {
+        // The ignore package refuses a path it cannot read as relative: such a path is served,
+        // and still goes through the containment check.
+        return false;
       }
     },
   };
