@@ -14,6 +14,9 @@ export default defineConfig({
     ...suite.test,
     include: ["test/extra/**/*.test.ts", "packages/cli/test/extra/**/*.test.ts"],
     exclude: [...configDefaults.exclude],
+    // One file at a time: two of them run workerd (miniflare), whose synchronous proxy failed
+    // under the load of the others in parallel; the tier's time is the sum, a few minutes.
+    fileParallelism: false,
     testTimeout: 300_000,
     hookTimeout: 300_000,
     passWithNoTests: true,
