@@ -7,7 +7,8 @@
 import type { SearchResult } from "../contract/schemas.js";
 import { describeReceived } from "../contract/received.js";
 import { McpSearchError } from "../errors.js";
-import { LANGUAGES, type Language, type Stemmers } from "./analysis/analyze.js";
+import { LANGUAGES, type IndexStemmers, type Language, type Stemmers } from "./analysis/analyze.js";
+import type { IndexLanguage } from "./analysis/language.js";
 import { BM25_DEFAULTS, createBm25Core } from "./bm25.js";
 import type { ByteReader, ByteWriter } from "./bytes.js";
 import { Collection, selectTop, type RankingCore } from "./entries.js";
@@ -233,27 +234,8 @@ export interface IndexOptions {
   readonly stemmers?: IndexStemmers | undefined;
 }
 
-/**
- * The languages the BM25 analysis has stopwords and plural folding for: Portuguese, Spanish,
- * English.
- *
- * @example
- * const language: IndexLanguage = "pt";
- * createIndex(entries, { ranking: "bm25", language });
- */
-export type IndexLanguage = Language;
-
-/**
- * Stemmers for some of the languages, by language, and their name. Each takes a folded word
- * (lower case, accents removed, a plural already folded to its singular) and returns its stem.
- *
- * @example
- * import { stemmer as en } from "@orama/stemmers/english";
- * import { stemmer as pt } from "@orama/stemmers/portuguese";
- * const stemmers: IndexStemmers = { name: "snowball", en, pt };
- * createIndex(entries, { ranking: "bm25", stemmers });
- */
-export type IndexStemmers = Stemmers;
+export type { IndexLanguage } from "./analysis/language.js";
+export type { IndexStemmers } from "./analysis/analyze.js";
 
 /**
  * Options of {@link loadIndex}.

@@ -46,10 +46,12 @@ export interface AnalysisSettings {
  * name, and is loaded back only with stemmers of the same name.
  *
  * @example
- * import { stemmer } from "@orama/stemmers/english";
- * const stemmers: Stemmers = { name: "snowball", en: stemmer };
+ * import { stemmer as en } from "@orama/stemmers/english";
+ * import { stemmer as pt } from "@orama/stemmers/portuguese";
+ * const stemmers: IndexStemmers = { name: "snowball", en, pt };
+ * createIndex(entries, { ranking: "bm25", stemmers });
  */
-export interface Stemmers {
+export interface IndexStemmers {
   /** What the snapshot records of them ("snowball"): another name, or none, is other settings. */
   readonly name: string;
   /** The Portuguese stemmer. @default undefined (plural folding only) */
@@ -59,6 +61,9 @@ export interface Stemmers {
   /** The English stemmer. @default undefined (plural folding only) */
   readonly en?: ((word: string) => string) | undefined;
 }
+
+/** {@link IndexStemmers}, under the short name the analysis uses. */
+export type Stemmers = IndexStemmers;
 
 /** One token filter: the token to keep (maybe rewritten), or `undefined` to drop it. */
 type TokenFilter = (token: string) => string | undefined;

@@ -7,8 +7,15 @@
  * A language with its own stopwords and plural folding: Portuguese, Spanish or English. Text in
  * any other language is still tokenised and folded (./tokenize.ts, ./fold.ts) and found; only
  * stemming and stopwords are these three's.
+ *
+ * @example
+ * const language: IndexLanguage = "pt";
+ * createIndex(entries, { ranking: "bm25", language });
  */
-export type Language = "pt" | "es" | "en";
+export type IndexLanguage = "pt" | "es" | "en";
+
+/** {@link IndexLanguage}, under the short name the analysis uses. */
+export type Language = IndexLanguage;
 
 /** The languages, in the fixed order a query is analysed in. */
 export const LANGUAGES: readonly Language[] = ["pt", "es", "en"];
