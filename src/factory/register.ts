@@ -120,34 +120,27 @@ export function registerDeepResearchTools<Server extends McpServerLike>(
   const described = { corpus: options.corpus, richTools: options.richTools, limit };
   const annotations = { annotations: { ...DEFAULT_ANNOTATIONS, ...options.annotations } };
 
-  const search = registerOne(server, "search", () =>
-    server.registerTool(
-      "search",
-      published({
-        title: options.titles?.search ?? context.texts.tools.searchTitle,
-        description: describeSearch(described),
-        inputSchema: schemas.searchInputSchema,
-        outputSchema: outputs.search,
-        ...annotations,
-      }),
-      // The SDK has already parsed the arguments with the strict input schema.
-      (args, extra) => settle(context, "search", args, extra, (call) => runSearch(context, args["query"] as string, call)),
-    ),
-  );
-  const fetch = registerOne(server, "fetch", () =>
-    server.registerTool(
-      "fetch",
-      published({
-        title: options.titles?.fetch ?? context.texts.tools.fetchTitle,
-        description: describeFetch(described),
-        inputSchema: schemas.fetchInputSchema,
-        outputSchema: outputs.fetch,
-        ...annotations,
-      }),
-      (args, extra) => settle(context, "fetch", args, extra, (call) => runFetch(context, args["id"] as string, call)),
-    ),
-  );
-  return { search, fetch } as DeepResearchTools<ReturnType<Server["registerTool"]>>;
+  // What differs between the two tools; everything else is registered the same way, below.
+  const tools = {
+    search: { description: describeSearch(described), input: schemas.searchInputSchema, run: (args: Record<string, unknown>, call: CallbackContext) => runSearch(context, args["query"] as string, call) },
+    fetch: { description: describeFetch(described), input: schemas.fetchInputSchema, run: (args: Record<string, unknown>, call: CallbackContext) => runFetch(context, args["id"] as string, call) },
+  } as const;
+  const register = (name: DeepResearchToolName) =>
+    registerOne(server, name, () =>
+      server.registerTool(
+        name,
+        published({
+          title: options.titles?.[name] ?? context.texts.tools[`${name}Title`],
+          description: tools[name].description,
+          inputSchema: tools[name].input,
+          outputSchema: outputs[name],
+          ...annotations,
+        }),
+        // The SDK has already parsed the arguments with the strict input schema.
+        (args, extra) => settle(context, name, args, extra, (call) => tools[name].run(args, call)),
+      ),
+    );
+  return { search: register("search"), fetch: register("fetch") } as DeepResearchTools<ReturnType<Server["registerTool"]>>;
 }
 
 /** The search pipeline: callback → reply checked, results cut at the limit → envelope. */
