@@ -21,8 +21,8 @@ import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import MiniSearch from "minisearch";
 import { BM25_DEFAULTS, createBm25Ranking, type Bm25Parameters } from "../src/ranking/bm25.js";
-import { openFolder, type LoadedDocument as FolderDocument } from "../packages/cli/src/folder.js";
-import { createFolderServer } from "../packages/cli/src/serve.js";
+import { openFolder, type LoadedDocument as FolderDocument } from "../packages/cli/src/folder/folder.js";
+import { createFolderServer } from "../packages/cli/src/transports/serve.js";
 import { createIndex, createVocabulary, type IndexEntry, type IndexRanking } from "../src/index.js";
 import { ensurePackages, loadPdfTwinCorpora, loadRelevanceCorpora, type KnownItemQuery, type RelevanceCorpus } from "./_relevance-corpora.js";
 

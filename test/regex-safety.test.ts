@@ -149,7 +149,7 @@ describe("regex safety", () => {
       const root = fileURLToPath(new URL("..", import.meta.url));
       const built = await build({
         stdin: {
-          contents: 'export { convertHtml } from "./packages/cli/src/html.ts"; export { extractDocument } from "./packages/cli/src/documents.ts"; export { markdownToText } from "./packages/cli/src/markdown.ts";',
+          contents: 'export { convertHtml } from "./packages/cli/src/formats/html.ts"; export { extractDocument } from "./packages/cli/src/formats/documents.ts"; export { markdownToText } from "./packages/cli/src/formats/markdown.ts";',
           resolveDir: root,
           loader: "ts",
         },

@@ -4,7 +4,7 @@ import { defineConfig } from "tsup";
 // included: the CLI reaches it through its public entry, "@sbissoli/mcp-search", as any user does.
 export default defineConfig({
   // The PDF reader's worker thread is an entry of its own: it is started from its file (./src/formats/pdf.ts).
-  entry: { "mcp-search": "src/main.ts", "pdf-worker": "src/formats/pdf-worker.ts" },
+  entry: { "mcp-search": "src/cli/main.ts", "pdf-worker": "src/formats/pdf-worker.ts" },
   format: ["esm"],
   dts: false,
   clean: true,

@@ -95,7 +95,7 @@ export interface Bm25Parameters {
  * "Relevance"). The keywords weigh less than the text's words because, in prose, they are section
  * headings (the folder server's use): 0.75 scored best there. The coordination κ is 0.5, the
  * least that ranks a long guide holding every query word above a one-line note holding one
- * (packages/cli/test/cli-languages.test.ts); on the known-item benches of five languages it costs
+ * (packages/cli/test/cli/cli-languages.test.ts); on the known-item benches of five languages it costs
  * 0 to 0.01 MRR@10 against none, and 1 cost twice that. The analysis detects each entry's
  * language, English when unsure.
  */

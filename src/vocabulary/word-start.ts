@@ -7,7 +7,7 @@
  * Other scripts: every letter outside a–z is "outside [a-z0-9]", so a pattern in Cyrillic, Greek,
  * Han or kana matches anywhere in a word, not only at its start ("сеть" inside "подсеть"); the
  * SQL clauses state the same rule. The folder server's snippets keep word starts in every script
- * written with spaces (packages/cli/src/snippet.ts).
+ * written with spaces (packages/cli/src/mcp/snippet.ts).
  */
 
 /** The only characters that continue a word, in code point order: a–z, then 0–9. */

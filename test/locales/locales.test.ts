@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { McpSearchError } from "../../src/errors.js";
 import { checkLocale, DEFAULT_LOCALE, isLocale, LOCALES, localeTexts } from "../../src/locales/index.js";
-import { folderTexts, type FolderTexts } from "../../packages/cli/src/texts.js";
+import { folderTexts, type FolderTexts } from "../../packages/cli/src/mcp/texts.js";
 
 /** Every path to a leaf of a locale's texts ("tools.notFound", "language.intent.now"). */
 function leafPaths(value: unknown, prefix = ""): string[] {

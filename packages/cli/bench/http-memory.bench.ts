@@ -24,7 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, bench, describe } from "vitest";
-import { HTTP_LIMITS } from "../src/http-guard.js";
+import { HTTP_LIMITS } from "../src/transports/http-guard.js";
 
 const BIN = process.env["MCP_SEARCH_BIN"] ?? fileURLToPath(new URL("../dist/mcp-search.js", import.meta.url));
 /** The batch each connection posts: the server's cap (8); a server without a cap gets 100. */

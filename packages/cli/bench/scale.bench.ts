@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, bench, describe } from "vitest";
 import { ensurePackages, loadRelevanceCorpora } from "../../../bench/_relevance-corpora.js";
-import { extractDocument } from "../src/documents.js";
+import { extractDocument } from "../src/formats/documents.js";
 import { BIN, StdioBin } from "../test/_cli-spawn.js";
 
 const MINISEARCH_CHILD = fileURLToPath(new URL("./_minisearch-child.mjs", import.meta.url));

@@ -4,7 +4,7 @@
  */
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
-import { createFolderServer, type FolderServerOptions } from "../src/serve.js";
+import { createFolderServer, type FolderServerOptions } from "../src/transports/serve.js";
 import type { CallResult } from "./_cli-spawn.js";
 
 /** The connected client, and its two tool calls. */

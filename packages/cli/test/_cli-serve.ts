@@ -1,10 +1,10 @@
 /**
  * `mcp-search serve --http` in this process: the bin's own argument parsing and start
- * (packages/cli/src/start.ts), for tests where the process itself is not what is tested. Not a
+ * (packages/cli/src/cli/start.ts), for tests where the process itself is not what is tested. Not a
  * test file itself.
  */
-import { parseCommandLine } from "../src/args.js";
-import { startServing } from "../src/start.js";
+import { parseCommandLine } from "../src/cli/args.js";
+import { startServing } from "../src/cli/start.js";
 
 /** A server started in process: its URL, its log lines as the bin would write them, and a stop. */
 export interface ServedInProcess {

@@ -1,13 +1,13 @@
 /**
  * One binary document read from the served folder: its bytes through the containment check
- * (../paths.ts), its text through its format's reader (./registry.ts), and, with `--cache`, its
+ * (../folder/paths.ts), its text through its format's reader (./registry.ts), and, with `--cache`, its
  * extracted text kept beside the index, so that a restart, a snippet or a fetch reads no
  * unchanged PDF again.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readInside } from "../paths.js";
+import { readInside } from "../folder/paths.js";
 import type { BinaryFormat } from "./extensions.js";
 import { readBinary } from "./registry.js";
 import { FormatError, UNREADABLE_REASONS, type FormatLimits, type FormatOutput, type UnreadableReason } from "./types.js";
@@ -34,7 +34,7 @@ export interface TextCache {
 
 /**
  * Opens the text cache of a served folder in `cache` (the `--cache` folder, already checked by
- * ../snapshot.ts); a cache that cannot be read or written is no cache, never an error.
+ * ../folder/snapshot.ts); a cache that cannot be read or written is no cache, never an error.
  *
  * @example
  * openTextCache("/var/cache/mcp-search", "/srv/docs").get("manual.pdf", 24933, 1767225600000); // => undefined (first start)
@@ -126,7 +126,7 @@ export interface BinaryFileOptions {
 
 /**
  * A binary document's text, or why it gives none: `refused` is a refusal of the containment
- * check (../paths.ts), `unreadable` what the format said (./types.ts).
+ * check (../folder/paths.ts), `unreadable` what the format said (./types.ts).
  *
  * @example
  * const read: BinaryFile = { ok: true, output, size: 24933, modified: 1767225600000 };

@@ -3,7 +3,7 @@
  * folder's HTML converter makes it Markdown. The zip is first read within the unzipped-size cap
  * (./zip.ts): mammoth would inflate a zip bomb whole.
  */
-import { htmlDocument, sectionHeadings } from "../documents.js";
+import { htmlDocument, sectionHeadings } from "./documents.js";
 import { capText, FormatError, type FormatLimits, type FormatOutput } from "./types.js";
 import { entryText, unzipWithin } from "./zip.js";
 import { elementText } from "./xml.js";

@@ -3,7 +3,7 @@
  * manifest), over the HTML helpers' tag reader: no XML parser is loaded for a few attributes.
  * Tags are found with `indexOf`, so every read is linear in the text.
  */
-import { attribute, decodeEntities, readTag } from "../html-text.js";
+import { attribute, decodeEntities, readTag } from "./html-text.js";
 
 /** Where each start tag named `name` (prefix included, any case) begins, in order. */
 function* startTags(xml: string, name: string): Generator<number> {

@@ -16,8 +16,8 @@ import { join, relative as relativePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createIndex, createVocabulary, type IndexEntry, type IndexRanking } from "@sbissoli/mcp-search";
 import { afterAll, describe, expect, it } from "vitest";
-import { documentEntry, openFolder, type Folder } from "../../src/folder.js";
-import { SNOWBALL_STEMMERS } from "../../src/stemmers.js";
+import { documentEntry, openFolder, type Folder } from "../../src/folder/folder.js";
+import { SNOWBALL_STEMMERS } from "../../src/folder/stemmers.js";
 
 const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
 const REPRO_ARCHIVE = join(REPO, "../shared/repro/posting-cut-short/readmes.tar.xz");

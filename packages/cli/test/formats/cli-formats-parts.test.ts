@@ -1,0 +1,89 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { readAsciiDoc } from "../../src/formats/asciidoc.js";
+import { readOrg } from "../../src/formats/org.js";
+import { hitPage, normalisedPages, pageUrl } from "../../src/formats/pages.js";
+import { pdfTitle, readPdf } from "../../src/formats/pdf.js";
+import { FormatError } from "../../src/formats/types.js";
+import { unzipWithin } from "../../src/formats/zip.js";
+import { pageStarts } from "../../src/folder/folder.js";
+
+/**
+ * The formats' parts on their own: heading readers, the PDF title rule, the zip cap, the page a
+ * hit is on, and the time limit of a PDF, in this thread and in the built bin's worker.
+ */
+
+const FIXTURES = new URL("../fixtures/formats/", import.meta.url);
+const fixture = (name: string) => new Uint8Array(readFileSync(new URL(name, FIXTURES)));
+const LIMITS = { maxTextChars: 1 << 20, maxUnzippedBytes: 64 << 20 };
+
+describe("readAsciiDoc and readOrg", () => {
+  it.each([
+    ["= Brewing\n\n== Grinding ==\n\n----\n== not a title\n----\n\n=== Water", { title: "Brewing", headings: ["Grinding", "Water"] }],
+    ["== Only sections\n\ntext", { title: "Only sections", headings: ["Only sections"] }],
+    ["no heading at all", { title: undefined, headings: [] }],
+  ])("AsciiDoc %j", (text, expected) => {
+    expect(readAsciiDoc(text)).toStrictEqual(expected);
+  });
+
+  it.each([
+    ["#+TITLE: Garden log\n* TODO Tomatoes :summer:\n#+BEGIN_SRC\n* not a heading\n#+END_SRC\n** [#A] Watering", { title: "Garden log", headings: ["Tomatoes", "Watering"] }],
+    ["* First\n** Second", { title: "First", headings: ["Second"] }],
+  ])("Org %j", (text, expected) => {
+    expect(readOrg(text)).toStrictEqual(expected);
+  });
+});
+
+describe("pdfTitle", () => {
+  it.each([
+    ["Annual report 2026", ["Cover\nText."], "Annual report 2026"],
+    ["Microsoft Word - report.docx", ["Annual report\nThis year we grew."], "Annual report"],
+    ["untitled", ["A sentence that ends.\nShort title"], "Short title"],
+    ["scan.pdf", ["12\n\n"], undefined],
+    [undefined, [""], undefined],
+  ] as const)("metadata %j, page 1 %j → %j", (metadata, pages, expected) => {
+    expect(pdfTitle(metadata, pages)).toBe(expected);
+  });
+});
+
+describe("unzipWithin", () => {
+  it("reads a real DOCX within the cap, and refuses past it by the bytes really inflated", () => {
+    expect(unzipWithin(fixture("guide.docx"), 1 << 20, (name) => name === "word/document.xml").get("word/document.xml")?.length).toBeGreaterThan(1000);
+    expect(() => unzipWithin(fixture("guide.docx"), 1000, () => true)).toThrow(FormatError);
+    // Its sizes hidden in a data descriptor, the streamed bomb is stopped by the count.
+    expect(() => unzipWithin(fixture("bomb-streamed.epub"), 1 << 20, () => true)).toThrow(/more than 1048576 bytes/);
+    expect(() => unzipWithin(fixture("ls.pdf"), 1 << 20, () => true)).toThrow(/damaged|not a zip/);
+  });
+});
+
+describe("the page of a hit", () => {
+  it("finds each page's start and the page that holds the most query terms", () => {
+    const text = "[page 1]\n\nIntro\n\n[page 2]\n\nGrinding coffee\n\n[page 3]\n\nCoffee again";
+    const starts = pageStarts(text, 3);
+    expect(starts).toStrictEqual([0, 17, 44]);
+    const pages = normalisedPages(text, starts, (page) => page.toLowerCase());
+    expect(hitPage(pages, [["grind*"], ["coffee"]])).toBe(2);
+    expect(hitPage(pages, [["nothing"]])).toBe(1);
+    expect(pageUrl("https://x.org/a.pdf", 2)).toBe("https://x.org/a.pdf#page=2");
+    expect(pageUrl("https://x.org/a.pdf", 1)).toBe("https://x.org/a.pdf");
+  });
+});
+
+describe("the PDF time limit", () => {
+  it("stops a PDF read past its limit, in this thread", async () => {
+    await expect(readPdf(fixture("ls.pdf"), LIMITS, 0)).rejects.toMatchObject({ reason: "timeout" });
+    // A limit that is not reached reads it all.
+    expect((await readPdf(fixture("ls.pdf"), LIMITS, 60_000)).pages).toHaveLength(4);
+  });
+
+  it("stops a PDF read past its limit in the built bin's worker, and the worker reads the next one", async () => {
+    const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
+    const chunk = readdirSync(dist).find((name) => /^pdf-(?!worker)[\w-]+\.js$/.test(name));
+    expect(chunk).toBeDefined();
+    const built = (await import(pathToFileURL(`${dist}${chunk as string}`).href)) as { readPdf: typeof readPdf };
+    await expect(built.readPdf(fixture("ls.pdf"), LIMITS, 0)).rejects.toMatchObject({ reason: "timeout" });
+    expect((await built.readPdf(fixture("ls.pdf"), LIMITS, 60_000)).pages).toHaveLength(4);
+    await expect(built.readPdf(fixture("encrypted.pdf"), LIMITS, 60_000)).rejects.toMatchObject({ reason: "encrypted" });
+  });
+});

@@ -1,0 +1,161 @@
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, call, StdioBin } from "../_cli-spawn.js";
+
+/**
+ * The document formats through the BUILT bin and a real client over stdio, on real files made
+ * once with pandoc, groff, Ghostscript and qpdf (test/fixtures/formats/README.md): each readable
+ * format is indexed, searched and fetched; each file that cannot give text is named on stderr with
+ * its reason and counted in the search summary; a PDF hit is cited at its page.
+ */
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/formats", import.meta.url));
+
+interface Found {
+  results: { id: string; title: string; url: string }[];
+  summary: { documents: number; matches: number; unreadable: number; message: string };
+}
+
+let workspace: string;
+let root: string;
+let client: Client;
+let stderr = "";
+
+async function search(query: string, on: Client = client): Promise<Found> {
+  return (await call(on, "search", { query })).structuredContent as unknown as Found;
+}
+
+async function fetchText(id: string, on: Client = client): Promise<{ title: string; url: string; text: string }> {
+  return JSON.parse((await call(on, "fetch", { id })).content[0]?.text ?? "{}") as { title: string; url: string; text: string };
+}
+
+/** Searches until the summary no longer says that indexing is under way. */
+async function untilIndexed(on: Client): Promise<Found> {
+  for (;;) {
+    const found = await search("anything", on);
+    if (!found.summary.message.startsWith("indexing")) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function connect(args: readonly string[]): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], stderr: "pipe" });
+  let log = "";
+  transport.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString("utf8")));
+  const connected = new Client({ name: "formats-test", version: "0" });
+  await connected.connect(transport);
+  return { client: connected, stderr: () => log };
+}
+
+beforeAll(async () => {
+  workspace = await mkdtemp(join(tmpdir(), "mcp-search-formats-"));
+  root = join(workspace, "docs");
+  await cp(FIXTURES, root, { recursive: true });
+  const started = await connect(["serve", root, "--locale", "en"]);
+  client = started.client;
+  // With PDFs to read, the first searches answer at once with what is indexed so far: wait for all.
+  await untilIndexed(client);
+  stderr = started.stderr();
+}, 30_000);
+
+afterAll(async () => {
+  await client?.close();
+  await rm(workspace, { recursive: true, force: true });
+});
+
+describe("mcp-search serve: formats", () => {
+  it("indexes a DOCX made by pandoc: its title, its headings and its table", async () => {
+    const found = await search("burr grinder particles");
+    const docx = found.results.find((result) => result.id === "doc:guide.docx");
+    expect(docx?.title).toBe("Pour-over coffee guide");
+    const { text } = await fetchText("doc:guide.docx");
+    expect(text).toContain("## Water temperature");
+    expect(text).toContain("| 1:15 | strong |");
+    expect(text).toContain("[the brewing chart](https://example.com/chart)");
+  });
+
+  it("indexes an ODT made by pandoc, with its list items as a list", async () => {
+    const found = await search("scorches grounds");
+    expect(found.results.map((result) => result.id)).toContain("doc:guide.odt");
+    const { title, text } = await fetchText("doc:guide.odt");
+    expect(title).toBe("Pour-over coffee guide");
+    expect(text).toContain("## Grinding the beans");
+    expect(text).toContain("- Heat the kettle\n- Rinse the paper filter");
+  });
+
+  it("indexes an EPUB in reading order, each chapter with its own heading", async () => {
+    const found = await search("fishing boat mast");
+    expect(found.results[0]).toMatchObject({ id: "doc:book.epub", title: "The Lighthouse Keeper" });
+    const { text } = await fetchText("doc:book.epub");
+    expect(text.indexOf("# The storm")).toBeGreaterThan(-1);
+    expect(text.indexOf("# The rescue")).toBeGreaterThan(text.indexOf("# The storm"));
+    expect(text.indexOf("# The letter")).toBeGreaterThan(text.indexOf("# The rescue"));
+  });
+
+  it("reads AsciiDoc and Org as text, their titles from their own heading syntax", async () => {
+    expect((await search("rye starter")).results[0]).toMatchObject({ id: "doc:notes.adoc", title: "Sourdough starter notes" });
+    expect((await search("stake tomato truss")).results[0]).toMatchObject({ id: "doc:garden.org", title: "Garden log" });
+  });
+
+  it("reads a PDF page by page: page markers in the fetch text, and the hit's page in its url", async () => {
+    const { text, url } = await fetchText("doc:ls.pdf");
+    expect(url).toBe(`${new URL(`file://${root}/ls.pdf`).href}`);
+    expect(text.startsWith("[page 1]\n\nLS(1)")).toBe(true);
+    for (const page of [2, 3, 4]) expect(text).toContain(`\n\n[page ${page}]\n\n`);
+    const pageOf = (needle: string) => (text.slice(0, text.indexOf(needle)).match(/\[page (\d+)\]/g) ?? []).length;
+    // Words that occur on one page only: the url names that page.
+    const last = pageOf("Full documentation");
+    expect(last).toBeGreaterThan(1);
+    const hit = (await search("full documentation online")).results.find((result) => result.id === "doc:ls.pdf");
+    expect(hit?.url.endsWith(`#page=${last}`)).toBe(true);
+    const first = (await search("list directory contents")).results.find((result) => result.id === "doc:ls.pdf");
+    expect(first?.url.includes("#page=")).toBe(false);
+  });
+
+  it("offers a PDF as a resource with the fetch text, page markers included", async () => {
+    const listed = await client.listResources();
+    const pdf = listed.resources.find((resource) => resource.uri === "mcp-search://doc/ls.pdf");
+    expect(pdf?.mimeType).toBe("text/plain");
+    expect(listed.resources.find((resource) => resource.uri === "mcp-search://doc/guide.docx")?.mimeType).toBe("text/markdown");
+    const read = await client.readResource({ uri: "mcp-search://doc/ls.pdf" });
+    expect((read.contents[0] as { text: string }).text).toContain("\n\n[page 2]\n\n");
+  });
+
+  it("names each file that cannot give text on stderr, with its reason, and counts them in the summary", async () => {
+    expect(stderr).toMatch(/skipped scan\.pdf: it has no text layer \(a scanned document\?\)/);
+    expect(stderr).toMatch(/skipped encrypted\.pdf: it is encrypted/);
+    expect(stderr).toMatch(/skipped truncated\.pdf: it is damaged or not a file of its type/);
+    // One zip declares its size, the other hides it (a streamed zip): both stop at the cap.
+    expect(stderr).toMatch(/skipped bomb\.docx: it expands past the unzipped size cap \(a zip bomb\?\) \(it declares more than/);
+    expect(stderr).toMatch(/skipped bomb-streamed\.epub: it expands past the unzipped size cap \(a zip bomb\?\) \(more than/);
+    const found = await search("coffee");
+    expect(found.summary.unreadable).toBe(5);
+    expect(found.summary.message).toContain("5 files could not be read (or only in part); the server's log names them and why.");
+    // docx, odt, epub, pdf, adoc, org, and the fixtures' README.
+    expect(found.summary.documents).toBe(7);
+  });
+});
+
+describe("mcp-search: a folder without binary documents loads no parser", () => {
+  it("serves Markdown without importing unpdf, mammoth or fflate", async () => {
+    const notes = join(workspace, "notes");
+    await cp(join(FIXTURES, "notes.adoc"), join(notes, "notes.adoc"), { recursive: true });
+    // A loader hook, given with --import, prints every module the bin resolves.
+    const hook = fileURLToPath(new URL("../_print-imports.mjs", import.meta.url));
+    const bin = new StdioBin(["serve", notes, "--locale", "en"], { env: { ...process.env, NODE_OPTIONS: `--import ${hook}` } });
+    try {
+      await bin.open();
+      await bin.search("starter");
+      const resolved = bin.stderr.filter((line) => line.startsWith("import "));
+      expect(resolved.length).toBeGreaterThan(0);
+      expect(resolved.filter((line) => /unpdf|mammoth|fflate/.test(line))).toStrictEqual([]);
+    } finally {
+      bin.close();
+    }
+  });
+});
