@@ -11,8 +11,9 @@
  *
  * This module writes and checks postings, and reads them one at a time for compaction
  * ({@link PostingReader}). The scoring loops decode the same format inline, for speed: `addRun`
- * in ./bm25.ts and the rule's run reader in ./create-index.ts. A change to the format here must
- * change them too; the differential and oracle tests compare both with a fresh build.
+ * and `holdsRun` in ./bm25.ts and the rule's run reader in ./create-index.ts. A change to the
+ * format here must change them too; the differential and oracle tests compare them with a fresh
+ * build.
  */
 
 /** The most bytes one posting takes: a header of up to 8 bytes, a mask, 4 values of 3 bytes. */
