@@ -82,7 +82,9 @@ describe("documentation programs", () => {
     "runs %s in this process",
     async (_name, program) => {
       const before = globalThis.__docStdio?.length ?? 0;
-      await import(/* @vite-ignore */ pathToFileURL(program.runnable).href);
+      // A query of its own: another test file (test/sql/) imports some of these programs too, and
+      // a module already evaluated in this worker would not run again, nor connect its transport.
+      await import(/* @vite-ignore */ `${pathToFileURL(program.runnable).href}?docs-programs`);
       const connected = (globalThis.__docStdio ?? []).slice(before);
       expect(connected.length).toBe(program.source.includes("new StdioServerTransport(") ? 1 : 0);
       for (const pair of connected) {
