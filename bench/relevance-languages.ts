@@ -31,6 +31,10 @@ import { BM25_DEFAULTS, createBm25Ranking, type Bm25Parameters } from "../src/ra
 import { createIndex, createVocabulary, type IndexEntry } from "../src/index.js";
 import { ensureLanguagePackages, loadLanguageCorpora, type LanguageCorpus } from "./_language-corpora.js";
 import type { KnownItemQuery } from "./_relevance-corpora.js";
+import { okapi } from "./_okapi.js";
+
+/** A word in any script: a run of letters and digits. */
+const WORD = /[\p{L}\p{N}]+/gu;
 
 type Search = (query: string) => Promise<readonly string[]> | readonly string[];
 interface Engine {
@@ -64,34 +68,6 @@ const folderServer: Engine["build"] = async (corpus) => {
     return (reply.structuredContent?.results ?? []).map((hit) => hit.id);
   };
 };
-
-const WORD = /[\p{L}\p{N}]+/gu;
-
-/** Okapi BM25 over title + text, k1 = 1.2, b = 0.75, Unicode words lower-cased, nothing else. */
-function okapi(documents: readonly LoadedDocument[]): Search {
-  const k1 = 1.2, b = 0.75;
-  const postings = new Map<string, Map<number, number>>();
-  const lengths = documents.map((doc, d) => {
-    const words = `${doc.title} ${doc.text}`.toLowerCase().match(WORD) ?? [];
-    for (const word of words) {
-      const list = postings.get(word) ?? new Map<number, number>();
-      list.set(d, (list.get(d) ?? 0) + 1);
-      postings.set(word, list);
-    }
-    return words.length;
-  });
-  const average = lengths.reduce((a, c) => a + c, 0) / Math.max(1, documents.length);
-  return (query) => {
-    const scores = new Map<number, number>();
-    for (const word of new Set(query.toLowerCase().match(WORD) ?? [])) {
-      const list = postings.get(word);
-      if (list === undefined) continue;
-      const idf = Math.log(1 + (documents.length - list.size + 0.5) / (list.size + 0.5));
-      for (const [d, tf] of list) scores.set(d, (scores.get(d) ?? 0) + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lengths[d]!) / average)));
-    }
-    return [...scores].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 10).map(([d]) => documents[d]!.id);
-  };
-}
 
 /** SQLite FTS5 in memory with `tokenizer`, ranked by bm25(); the query's words ORed, each quoted. */
 function fts5(tokenizer: string): Engine["build"] {
@@ -208,7 +184,7 @@ export const ENGINES: readonly Engine[] = [
       return (query) => index.search(query).slice(0, 10).map((hit) => hit.id as string);
     },
   },
-  { name: "Okapi BM25 (plain, Unicode words)", build: async (_, documents) => okapi(documents) },
+  { name: "Okapi BM25 (plain, Unicode words)", build: async (_, documents) => okapi(documents, WORD) },
   { name: "SQLite FTS5 unicode61 remove_diacritics 2", build: fts5("unicode61 remove_diacritics 2") },
   { name: "SQLite FTS5 trigram", build: fts5("trigram") },
   { name: "Lucene 8, analyzer per language", build: lucene },

@@ -25,6 +25,7 @@ import { openFolder, type LoadedDocument as FolderDocument } from "../packages/c
 import { createFolderServer } from "../packages/cli/src/transports/serve.js";
 import { createIndex, createVocabulary, type IndexEntry, type IndexRanking } from "../src/index.js";
 import { ensurePackages, loadPdfTwinCorpora, loadRelevanceCorpora, type KnownItemQuery, type RelevanceCorpus } from "./_relevance-corpora.js";
+import { okapi } from "./_okapi.js";
 
 /** Ranked document ids for a query, best first. */
 type Search = (query: string) => Promise<readonly string[]> | readonly string[];
@@ -71,37 +72,6 @@ function folderServer(ranking: IndexRanking): Engine["build"] {
 
 const entriesOf = (documents: readonly FolderDocument[]): IndexEntry[] =>
   documents.map(({ id, title, url, text }) => ({ id, title, url, text }));
-
-const WORD = /[a-z0-9]+/g;
-
-/** Okapi BM25 over title + text, as textbooks write it: k1 = 1.2, b = 0.75, no stemming, no stopwords. */
-function okapi(documents: readonly FolderDocument[]): Search {
-  const k1 = 1.2, b = 0.75;
-  const postings = new Map<string, Map<number, number>>();
-  const lengths = documents.map((doc, d) => {
-    const words = `${doc.title} ${doc.text}`.toLowerCase().match(WORD) ?? [];
-    for (const word of words) {
-      const list = postings.get(word) ?? new Map<number, number>();
-      list.set(d, (list.get(d) ?? 0) + 1);
-      postings.set(word, list);
-    }
-    return words.length;
-  });
-  const average = lengths.reduce((a, c) => a + c, 0) / Math.max(1, documents.length);
-  return (query) => {
-    const scores = new Map<number, number>();
-    for (const word of new Set(query.toLowerCase().match(WORD) ?? [])) {
-      const list = postings.get(word);
-      if (list === undefined) continue;
-      const idf = Math.log(1 + (documents.length - list.size + 0.5) / (list.size + 0.5));
-      for (const [d, tf] of list) {
-        const norm = tf + k1 * (1 - b + (b * (lengths[d] as number)) / average);
-        scores.set(d, (scores.get(d) ?? 0) + (idf * tf * (k1 + 1)) / norm);
-      }
-    }
-    return [...scores].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 10).map(([d]) => (documents[d] as FolderDocument).id);
-  };
-}
 
 const BM25S_SCRIPT = `
 import json, sys, time, bm25s
@@ -165,7 +135,7 @@ export const ENGINES: readonly Engine[] = [
       return (query) => index.search(query).slice(0, 10).map((hit) => hit.id as string);
     },
   },
-  { name: "Okapi BM25 (plain)", build: async (_, documents) => okapi(documents) },
+  { name: "Okapi BM25 (plain)", build: async (_, documents) => okapi(documents, /[a-z0-9]+/g) },
   { name: "bm25s (Python)", build: async () => "batch", batch: runBm25s },
 ];
 
