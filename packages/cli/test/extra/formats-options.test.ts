@@ -1,11 +1,8 @@
 import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, call } from "../_cli-spawn.js";
+import { connect, fetchText, FIXTURES, search, untilIndexed } from "../formats/_formats-client.js";
 
 /**
  * The document formats' options through the BUILT bin (extra tier: five servers, each reading a
@@ -14,40 +11,7 @@ import { BIN, call } from "../_cli-spawn.js";
  * formats themselves are tested in ../cli-formats.test.ts.
  */
 
-const FIXTURES = fileURLToPath(new URL("../fixtures/formats", import.meta.url));
-
-interface Found {
-  results: { id: string; title: string; url: string }[];
-  summary: { documents: number; matches: number; unreadable: number; message: string };
-}
-
 let workspace: string;
-
-async function search(query: string, on: Client): Promise<Found> {
-  return (await call(on, "search", { query })).structuredContent as unknown as Found;
-}
-
-async function fetchText(id: string, on: Client): Promise<{ title: string; url: string; text: string }> {
-  return JSON.parse((await call(on, "fetch", { id })).content[0]?.text ?? "{}") as { title: string; url: string; text: string };
-}
-
-/** Searches until the summary no longer says that indexing is under way. */
-async function untilIndexed(on: Client): Promise<Found> {
-  for (;;) {
-    const found = await search("anything", on);
-    if (!found.summary.message.startsWith("indexing")) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function connect(args: readonly string[]): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], stderr: "pipe" });
-  let log = "";
-  transport.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString("utf8")));
-  const connected = new Client({ name: "formats-test", version: "0" });
-  await connected.connect(transport);
-  return { client: connected, stderr: () => log };
-}
 
 beforeAll(async () => {
   workspace = await mkdtemp(join(tmpdir(), "mcp-search-formats-options-"));

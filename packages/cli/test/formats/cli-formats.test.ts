@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, call, StdioBin } from "../_cli-spawn.js";
+import { StdioBin } from "../_cli-spawn.js";
+import { connect, fetchText as fetchOn, FIXTURES, type Found, search as searchOn, untilIndexed } from "./_formats-client.js";
 
 /**
  * The document formats through the BUILT bin and a real client over stdio, on real files made
@@ -14,43 +14,13 @@ import { BIN, call, StdioBin } from "../_cli-spawn.js";
  * its reason and counted in the search summary; a PDF hit is cited at its page.
  */
 
-const FIXTURES = fileURLToPath(new URL("../fixtures/formats", import.meta.url));
-
-interface Found {
-  results: { id: string; title: string; url: string }[];
-  summary: { documents: number; matches: number; unreadable: number; message: string };
-}
-
 let workspace: string;
 let root: string;
 let client: Client;
 let stderr = "";
 
-async function search(query: string, on: Client = client): Promise<Found> {
-  return (await call(on, "search", { query })).structuredContent as unknown as Found;
-}
-
-async function fetchText(id: string, on: Client = client): Promise<{ title: string; url: string; text: string }> {
-  return JSON.parse((await call(on, "fetch", { id })).content[0]?.text ?? "{}") as { title: string; url: string; text: string };
-}
-
-/** Searches until the summary no longer says that indexing is under way. */
-async function untilIndexed(on: Client): Promise<Found> {
-  for (;;) {
-    const found = await search("anything", on);
-    if (!found.summary.message.startsWith("indexing")) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function connect(args: readonly string[]): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], stderr: "pipe" });
-  let log = "";
-  transport.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString("utf8")));
-  const connected = new Client({ name: "formats-test", version: "0" });
-  await connected.connect(transport);
-  return { client: connected, stderr: () => log };
-}
+const search = (query: string, on: Client = client): Promise<Found> => searchOn(query, on);
+const fetchText = (id: string, on: Client = client) => fetchOn(id, on);
 
 beforeAll(async () => {
   workspace = await mkdtemp(join(tmpdir(), "mcp-search-formats-"));
