@@ -1,0 +1,41 @@
+// @ts-check
+/**
+ * Mutation testing of the files where a surviving bug is a breach (`npm run mutate`; see
+ * CONTRIBUTING.md, "Mutation testing"). The tests are vitest.mutate.config.ts's, in-process only.
+ *
+ * @type {import("@stryker-mutator/api/core").PartialStrykerOptions}
+ */
+export default {
+  testRunner: "vitest",
+  vitest: { configFile: "vitest.mutate.config.ts" },
+  plugins: ["@stryker-mutator/vitest-runner"],
+  mutate: [
+    // containment, and the hidden and vendor rules (VENDOR_FOLDERS, isServedPath)
+    "packages/cli/src/folder/paths.ts",
+    // the HTTP guard
+    "packages/cli/src/transports/http-guard.ts",
+    // the snapshot and cache checks
+    "packages/cli/src/folder/snapshot.ts",
+    "src/ranking/snapshot.ts",
+    // the factory's caps and deadline
+    "src/factory/outcomes.ts",
+    "src/factory/deadline.ts",
+    "src/factory/options.ts",
+    "src/factory/replies.ts",
+    // the rule ranking, and the plural folding of its tokens
+    "src/ranking/create-index.ts",
+    "src/ranking/analysis/stem.ts",
+  ],
+  coverageAnalysis: "perTest",
+  // Two cores, shared: one test runner at a time.
+  concurrency: 1,
+  incremental: true,
+  incrementalFile: "reports/stryker/incremental.json",
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: "always",
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: "reports/stryker/mutation.html" },
+  jsonReporter: { fileName: "reports/stryker/mutation.json" },
+  thresholds: { high: 95, low: 90, break: 90 },
+  timeoutMS: 10000,
+};

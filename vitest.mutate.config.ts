@@ -1,0 +1,42 @@
+import { defineConfig } from "vitest/config";
+import suite from "./vitest.config.js";
+
+/**
+ * The tests Stryker runs against each mutant (`npm run mutate`, stryker.config.mjs), not run by
+ * `npm test`: only in-process files that cover the mutated modules. Stryker's sandbox holds no
+ * dist/, so a test that spawns the built bin cannot run there, and a mutant of the source would
+ * not reach the bin anyway. No global setup: nothing is built.
+ */
+export default defineConfig({
+  ...suite,
+  test: {
+    ...suite.test,
+    include: [
+      // containment: paths.ts, the hidden and vendor rules
+      "packages/cli/test/folder/cli-containment-seam.test.ts",
+      "packages/cli/test/folder/paths-mutants.test.ts",
+      "packages/cli/test/cli/cli-parts.test.ts",
+      // the HTTP guard
+      "packages/cli/test/transports/http-guard-mutants.test.ts",
+      // the snapshot and cache checks
+      "packages/cli/test/folder/snapshot-mutants.test.ts",
+      "test/ranking/snapshot.test.ts",
+      // the factory's caps and deadline
+      "test/factory/error-caps.test.ts",
+      "test/factory/register.test.ts",
+      "test/factory/cancellation.test.ts",
+      "test/factory/factory-mutants.test.ts",
+      // the rule ranking, and the plural folding at its shortest words
+      "test/ranking/create-index.test.ts",
+      "test/ranking/updates.test.ts",
+      "test/ranking/resolve.test.ts",
+      "test/ranking/page.test.ts",
+      "test/ranking/search-with-total.test.ts",
+      "test/ranking/analysis/plural-boundaries.test.ts",
+      "test/ranking/analysis/analysis.test.ts",
+    ],
+    exclude: [],
+    globalSetup: [],
+    passWithNoTests: true,
+  },
+});
