@@ -14,7 +14,8 @@ import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, bench, describe } from "vitest";
 import { createIndex, createVocabulary, type IndexEntry } from "@sbissoli/mcp-search";
-import { openFolder, searchableText, type Folder } from "../src/folder/folder.js";
+import { openFolder, type Folder } from "../src/folder/folder.js";
+import { searchableText } from "../src/folder/reader.js";
 import { createFolderServer } from "../src/transports/serve.js";
 
 const FILES = 10_000;

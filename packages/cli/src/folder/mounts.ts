@@ -69,6 +69,19 @@ export function locate(mounts: readonly Mount[], path: string): { mount: Mount; 
 }
 
 /**
+ * Where a path of the served set lives: its folder's root and the path inside that folder. A path
+ * under no prefix gets the first folder and a path that no file has (it starts with NUL), so that
+ * reading it fails as a missing file instead of reading another folder's file.
+ *
+ * @example
+ * placeOf(mounts, "notes/a.md"); // => { root: "/home/ana/notes", relative: "a.md" }
+ */
+export function placeOf(mounts: readonly Mount[], path: string): { root: string; relative: string } {
+  const found = locate(mounts, path);
+  return found === undefined ? { root: (mounts[0] as Mount).root, relative: `\0${path}` } : { root: found.mount.root, relative: found.relative };
+}
+
+/**
  * A path inside a mount as a path of the served set.
  *
  * @example

@@ -14,7 +14,7 @@ import { BINARY_FORMATS, readsAsMarkdown, type BinaryFormat } from "../formats/e
 import { markdownToText } from "../formats/markdown.js";
 import { pageMarker, type FormatOutput } from "../formats/types.js";
 import type { FileStat, FolderDocument, Listed, LoadedDocument, Read } from "./types.js";
-import { locate, type Mount } from "./mounts.js";
+import { placeOf, type Mount } from "./mounts.js";
 import { documentId, readInside, type InsideRead } from "./paths.js";
 
 /**
@@ -64,12 +64,8 @@ export interface DocumentReader {
  */
 export function createDocumentReader(settings: ReaderSettings): DocumentReader {
   const { mounts, baseUrl, maxFileBytes, ranking, log } = settings;
-  const root = (mounts[0] as Mount).root;
   const options = { vocabulary: settings.vocabulary };
-  const at = (path: string): { root: string; relative: string } => {
-    const found = locate(mounts, path);
-    return found === undefined ? { root, relative: `\0${path}` } : { root: found.mount.root, relative: found.relative };
-  };
+  const at = (path: string) => placeOf(mounts, path);
   const loaded = new Map<string, LoadedDocument>();
   // The binary formats (./formats/): their caps, and the text cache beside the snapshot.
   const binary = {

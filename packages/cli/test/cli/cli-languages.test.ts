@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createVocabulary } from "@sbissoli/mcp-search";
 import { afterEach, describe, expect, it } from "vitest";
-import { documentEntry, openFolder, type FolderOptions } from "../../src/folder/folder.js";
+import { openFolder, type FolderOptions } from "../../src/folder/folder.js";
+import { documentEntry } from "../../src/folder/reader.js";
 
 const vocabulary = createVocabulary({ locale: "en", sourceName: "the folder", entries: [] });
 const dirs: string[] = [];

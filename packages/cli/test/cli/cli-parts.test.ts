@@ -8,7 +8,8 @@ import { decodeUtf8, extractDocument, firstHeading } from "../../src/formats/doc
 import { decodeEntities, htmlToMarkdown } from "../../src/formats/html.js";
 import { cleanRelative, parseId } from "../../src/folder/paths.js";
 import { makeSnippet } from "../../src/mcp/snippet.js";
-import { searchableText, type LoadedDocument } from "../../src/folder/folder.js";
+import { searchableText } from "../../src/folder/reader.js";
+import type { LoadedDocument } from "../../src/folder/types.js";
 import { pagesOf, paginate, snippetSourceOf } from "../../src/mcp/tools.js";
 
 const vocabulary = createVocabulary({ sourceName: "a pasta", entries: [{ asked: "café", source: ["coffee"] }] });

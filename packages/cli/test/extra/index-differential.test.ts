@@ -16,7 +16,8 @@ import { join, relative as relativePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createIndex, createVocabulary, type IndexEntry, type IndexRanking } from "@sbissoli/mcp-search";
 import { afterAll, describe, expect, it } from "vitest";
-import { documentEntry, openFolder, type Folder } from "../../src/folder/folder.js";
+import { openFolder, type Folder } from "../../src/folder/folder.js";
+import { documentEntry } from "../../src/folder/reader.js";
 import { SNOWBALL_STEMMERS } from "../../src/folder/stemmers.js";
 
 const REPO = fileURLToPath(new URL("../../../../", import.meta.url));

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createVocabulary } from "@sbissoli/mcp-search";
-import { openFolder, REMOVED_IDS_KEPT } from "../../src/folder/folder.js";
+import { openFolder } from "../../src/folder/folder.js";
+import { REMOVED_IDS_KEPT } from "../../src/folder/indexer.js";
 
 /**
  * A session that deletes uniquely named files forever must not grow forever: the folder

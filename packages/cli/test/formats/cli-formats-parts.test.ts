@@ -7,7 +7,7 @@ import { hitPage, normalisedPages, pageUrl } from "../../src/formats/pages.js";
 import { pdfTitle, readPdf } from "../../src/formats/pdf.js";
 import { FormatError } from "../../src/formats/types.js";
 import { unzipWithin } from "../../src/formats/zip.js";
-import { pageStarts } from "../../src/folder/folder.js";
+import { pageStarts } from "../../src/folder/reader.js";
 
 /**
  * The formats' parts on their own: heading readers, the PDF title rule, the zip cap, the page a
