@@ -266,11 +266,12 @@ export class FolderIndexer {
     if (saved === undefined) return 0;
     this.index = saved.index;
     for (const [relative, file] of saved.files) {
-      const { size, modified, changed, title, format } = file;
+      const { size, modified, changed, title, format, partial } = file;
       const document: FolderDocument | undefined =
         title === undefined ? undefined : { id: documentId(relative), relative, title, url: this.parts.reader.urlOf(relative), format: format as string, bytes: size, modified };
-      this.known.set(relative, { modified, changed, size, ...(document !== undefined && { document }) });
+      this.known.set(relative, { modified, changed, size, ...(document !== undefined && { document }), ...(partial === true && { unreadable: true }) });
       if (document !== undefined) this.documents.set(relative, document);
+      if (partial === true) this.unreadable += 1;
     }
     this.generation += 1;
     return saved.bytes;
@@ -279,7 +280,8 @@ export class FolderIndexer {
   /**
    * Saves the index and what is known of each file; a file to read again is left out, so a
    * restart reads it, and so is a file that could not be read, so a restart says why again (and
-   * counts it), from the text cache when it is a binary document.
+   * counts it), from the text cache when it is a binary document. A document read only in part
+   * is kept, marked, so a restart counts it too.
    */
   private save(): void {
     const { cache } = this.parts;
@@ -287,7 +289,7 @@ export class FolderIndexer {
     const files = new Map<string, SnapshotFile>();
     for (const [relative, { size, modified, changed, document, retry, unreadable }] of this.known) {
       if (retry === true || (unreadable === true && document === undefined)) continue;
-      files.set(relative, { size, modified, changed, ...(document !== undefined && { title: document.title, format: document.format }) });
+      files.set(relative, { size, modified, changed, ...(document !== undefined && { title: document.title, format: document.format }), ...(unreadable === true && { partial: true }) });
     }
     cache.save(this.index, files);
   }

@@ -1,7 +1,8 @@
 /**
  * The optional on-disk snapshot of a folder's index (`--cache <dir>`): the library's own index
  * bytes (`index.snapshot()`, read back by `loadIndex`), and what was known of each file when they
- * were taken (path, size, modification and status-change times, title and format), so that a
+ * were taken (path, size, modification and status-change times, title, format, and whether its
+ * text was read only in part), so that a
  * restart loads the index as it was and reads again only the files whose size or times changed.
  *
  * One file per served folder, `<dir>/mcp-search-<hash of the root>.snapshot`: a header line
@@ -33,6 +34,8 @@ export interface SnapshotFile {
   readonly changed: number;
   readonly title?: string;
   readonly format?: string;
+  /** True for a document read only in part (its text cut at the cap): still counted as unreadable after a restart. */
+  readonly partial?: boolean;
 }
 
 /** A loaded snapshot: the index, the files by relative path, and how many bytes it was read from. */
@@ -52,10 +55,13 @@ export interface SnapshotCache {
 
 const MAGIC = "mcp-search-snapshot";
 /** Bumped whenever the layout changes; the index bytes carry their own version. */
-const VERSION = 3;
+const VERSION = 4;
 
-/** One file's row in the table: [path, size, modified, changed, title, format] (title and format null when skipped). */
-type Row = [string, number, number, number, string | null, string | null];
+/**
+ * One file's row in the table: [path, size, modified, changed, title, format, partial] (title and
+ * format null when skipped; partial 1 for a document read only in part, else 0).
+ */
+type Row = [string, number, number, number, string | null, string | null, 0 | 1];
 
 /**
  * The largest snapshot read: 1 GiB. The 20,000-file bench folder's is about 40 MB; a larger file
@@ -143,13 +149,14 @@ function readSnapshotFile(path: string, fingerprint: string, idOf: (relative: st
   const files = new Map<string, SnapshotFile>();
   let documents = 0;
   for (const row of rows as unknown[]) {
-    const [relative, size, modified, changed, title, format] = (Array.isArray(row) ? row : []) as Partial<Row>;
-    if (typeof relative !== "string" || ![size, modified, changed].every(Number.isFinite) || (title === null) !== (format === null) || (title !== null && (typeof title !== "string" || typeof format !== "string"))) {
+    const [relative, size, modified, changed, title, format, partial] = (Array.isArray(row) ? row : []) as Partial<Row>;
+    const named = typeof title === "string" && typeof format === "string";
+    if (typeof relative !== "string" || ![size, modified, changed].every(Number.isFinite) || !(named || (title === null && format === null)) || (partial !== 0 && partial !== 1) || (partial === 1 && !named)) {
       throw new Error("its file table is malformed");
     }
-    if (title !== null && !index.has(idOf(relative))) throw new Error("its file table names a document its index lacks");
-    if (title !== null) documents += 1;
-    files.set(relative, { size: size as number, modified: modified as number, changed: changed as number, ...(title !== null && { title: title as string, format: format as string }) });
+    if (named && !index.has(idOf(relative))) throw new Error("its file table names a document its index lacks");
+    if (named) documents += 1;
+    files.set(relative, { size: size as number, modified: modified as number, changed: changed as number, ...(named && { title, format }), ...(partial === 1 && { partial: true }) });
   }
   if (documents !== index.size || files.size !== rows.length) throw new Error("its file table and its index disagree");
   return { index, files, bytes: bytes.length };
@@ -186,7 +193,7 @@ export function openSnapshotCache(dir: string, root: string, options: Readonly<R
       const temporary = `${path}.${randomBytes(8).toString("hex")}.tmp`;
       try {
         const rows: Row[] = [];
-        for (const [relative, file] of files) rows.push([relative, file.size, file.modified, file.changed, file.title ?? null, file.format ?? null]);
+        for (const [relative, file] of files) rows.push([relative, file.size, file.modified, file.changed, file.title ?? null, file.format ?? null, file.partial === true ? 1 : 0]);
         const table = Buffer.from(JSON.stringify(rows));
         const bytes = index.snapshot();
         const sha256 = createHash("sha256").update(table).update(bytes).digest("hex");
