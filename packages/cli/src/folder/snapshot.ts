@@ -55,13 +55,14 @@ export interface SnapshotCache {
 
 const MAGIC = "mcp-search-snapshot";
 /** Bumped whenever the layout changes; the index bytes carry their own version. */
-const VERSION = 4;
+const VERSION = 3;
 
 /**
- * One file's row in the table: [path, size, modified, changed, title, format, partial] (title and
- * format null when skipped; partial 1 for a document read only in part, else 0).
+ * One file's row in the table: [path, size, modified, changed, title, format], title and format
+ * null when skipped, then a 1 for a document read only in part (absent otherwise, so a snapshot
+ * written before that mark reads as it meant).
  */
-type Row = [string, number, number, number, string | null, string | null, 0 | 1];
+type Row = [string, number, number, number, string | null, string | null, 1?];
 
 /**
  * The largest snapshot read: 1 GiB. The 20,000-file bench folder's is about 40 MB; a larger file
@@ -151,7 +152,7 @@ function readSnapshotFile(path: string, fingerprint: string, idOf: (relative: st
   for (const row of rows as unknown[]) {
     const [relative, size, modified, changed, title, format, partial] = (Array.isArray(row) ? row : []) as Partial<Row>;
     const named = typeof title === "string" && typeof format === "string";
-    if (typeof relative !== "string" || ![size, modified, changed].every(Number.isFinite) || !(named || (title === null && format === null)) || (partial !== 0 && partial !== 1) || (partial === 1 && !named)) {
+    if (typeof relative !== "string" || ![size, modified, changed].every(Number.isFinite) || !(named || (title === null && format === null)) || (partial !== undefined && (partial !== 1 || !named))) {
       throw new Error("its file table is malformed");
     }
     if (named && !index.has(idOf(relative))) throw new Error("its file table names a document its index lacks");
@@ -193,7 +194,7 @@ export function openSnapshotCache(dir: string, root: string, options: Readonly<R
       const temporary = `${path}.${randomBytes(8).toString("hex")}.tmp`;
       try {
         const rows: Row[] = [];
-        for (const [relative, file] of files) rows.push([relative, file.size, file.modified, file.changed, file.title ?? null, file.format ?? null, file.partial === true ? 1 : 0]);
+        for (const [relative, file] of files) rows.push([relative, file.size, file.modified, file.changed, file.title ?? null, file.format ?? null, ...(file.partial === true ? ([1] as const) : [])]);
         const table = Buffer.from(JSON.stringify(rows));
         const bytes = index.snapshot();
         const sha256 = createHash("sha256").update(table).update(bytes).digest("hex");

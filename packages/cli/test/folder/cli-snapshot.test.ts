@@ -53,7 +53,7 @@ describe("openSnapshotCache", () => {
   const latin1 = (bytes: Buffer) => bytes.toString("latin1");
   it.each([
     ["foreign", (text: string) => `{"magic":"other"}\n${text.slice(text.indexOf("\n") + 1)}`, /not an mcp-search snapshot/],
-    ["old-version", (text: string) => text.replace('"version":4', '"version":3'), /has version 3, not 4/],
+    ["old-version", (text: string) => text.replace('"version":3', '"version":2'), /has version 2, not 3/],
     ["tampered", (text: string) => text.replace("markdown", "markdowN"), /content does not match its checksum/],
     ["truncated", (text: string) => text.slice(0, -3), /length does not match its header/],
     ["garbage", () => "\u0000\u0001 not json", /not an mcp-search snapshot/],
