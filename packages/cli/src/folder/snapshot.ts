@@ -194,7 +194,11 @@ export function openSnapshotCache(dir: string, root: string, options: Readonly<R
       const temporary = `${path}.${randomBytes(8).toString("hex")}.tmp`;
       try {
         const rows: Row[] = [];
-        for (const [relative, file] of files) rows.push([relative, file.size, file.modified, file.changed, file.title ?? null, file.format ?? null, ...(file.partial === true ? ([1] as const) : [])]);
+        for (const [relative, file] of files) {
+          const row: Row = [relative, file.size, file.modified, file.changed, file.title ?? null, file.format ?? null];
+          if (file.partial === true) row[6] = 1;
+          rows.push(row);
+        }
         const table = Buffer.from(JSON.stringify(rows));
         const bytes = index.snapshot();
         const sha256 = createHash("sha256").update(table).update(bytes).digest("hex");
