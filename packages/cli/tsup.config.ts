@@ -3,8 +3,8 @@ import { defineConfig } from "tsup";
 // The `mcp-search` bin: ESM with a shebang. Every dependency stays external, the library
 // included: the CLI reaches it through its public entry, "@sbissoli/mcp-search", as any user does.
 export default defineConfig({
-  // The PDF reader's worker thread is an entry of its own: it is started from its file (./src/formats/pdf.ts).
-  entry: { "mcp-search": "src/cli/main.ts", "pdf-worker": "src/formats/pdf-worker.ts" },
+  // The formats worker thread is an entry of its own: it is started from its file (./src/formats/extract.ts).
+  entry: { "mcp-search": "src/cli/main.ts", "formats-worker": "src/formats/worker.ts" },
   format: ["esm"],
   dts: false,
   clean: true,

@@ -1,15 +1,14 @@
 /**
  * One binary document read from the served folder: its bytes through the containment check
- * (../folder/paths.ts), its text through its format's reader (./registry.ts), and, with `--cache`, its
- * extracted text kept beside the index, so that a restart, a snippet or a fetch reads no
- * unchanged PDF again.
+ * (../folder/paths.ts), its text through its format's reader off the event loop (./extract.ts),
+ * and, with `--cache`, its extracted text kept beside the index, so that a restart, a snippet or
+ * a fetch reads no unchanged PDF again.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readInside } from "../folder/paths.js";
 import type { BinaryFormat } from "./extensions.js";
-import { readBinary } from "./registry.js";
 import { FormatError, UNREADABLE_REASONS, type FormatLimits, type FormatOutput, type UnreadableReason } from "./types.js";
 
 /** The largest binary file read, by default: 64 MiB (a long PDF with images is tens of MB). */
@@ -156,6 +155,8 @@ export async function readBinaryFile(root: string, relative: string, format: Bin
   if (cached instanceof FormatError) return { ok: false, unreadable: cached };
   if (cached !== undefined) return { ok: true, output: cached, size: read.size, modified: read.modified };
   try {
+    // The worker's client loads with the first binary document, not at start-up.
+    const { readBinary } = await import("./extract.js");
     const output = await readBinary(format, read.bytes, options.limits, options.timeLimitMs);
     options.cache?.set(relative, read.size, read.modified, output);
     options.recent?.set(relative, read.size, read.modified, output);

@@ -1,6 +1,5 @@
 /**
- * A PDF's text, page by page, through unpdf (Mozilla's PDF.js built for servers). Runs inside the
- * PDF worker thread (./pdf-worker.ts), or in the calling thread when no built worker is at hand.
+ * A PDF's text, page by page, through unpdf (Mozilla's PDF.js built for servers), for ./pdf.ts.
  */
 import type { PdfPages } from "./types.js";
 

@@ -1,7 +1,9 @@
 /**
  * The binary formats' readers, by format: each is imported the first time a file of its type is
  * read, so `--help`, `--version` and a folder of Markdown load no parser. Adding a format is one
- * module of this folder, one line here and one in ./extensions.ts.
+ * module of this folder, one line here and one in ./extensions.ts. The folder server runs these
+ * readers in the formats worker (./worker.ts, through ./extract.ts), or in the calling thread
+ * when no built worker is at hand.
  */
 import type { BinaryFormat } from "./extensions.js";
 import { FormatError, type FormatLimits, type FormatOutput } from "./types.js";
@@ -14,15 +16,16 @@ const READERS: Readonly<Record<BinaryFormat, (bytes: Uint8Array, limits: FormatL
 };
 
 /**
- * Reads a file of a binary format. Throws `FormatError` when it gives no text (see
- * ./types.ts), `timeout` included: a PDF is stopped at `timeLimitMs`, the other formats, read in
- * this thread, are bounded by the unzipped-size cap and answered as timed out past the limit.
+ * Reads a file of a binary format in this thread. Throws `FormatError` when it gives no text
+ * (see ./types.ts), `timeout` included: a PDF stops between two pages past `timeLimitMs`; the
+ * other formats, which cannot be stopped midway, are bounded by the unzipped-size cap and
+ * answered as timed out when they took longer than the limit.
  *
  * @example
- * const read = await readBinary("docx", bytes, { maxTextChars: 1048576, maxUnzippedBytes: 67108864 }, 30_000);
+ * const read = await readInThisThread("docx", bytes, { maxTextChars: 1048576, maxUnzippedBytes: 67108864 }, 30_000);
  * read.title; // => "Pour-over coffee guide"
  */
-export async function readBinary(format: BinaryFormat, bytes: Uint8Array, limits: FormatLimits, timeLimitMs: number): Promise<FormatOutput> {
+export async function readInThisThread(format: BinaryFormat, bytes: Uint8Array, limits: FormatLimits, timeLimitMs: number): Promise<FormatOutput> {
   const started = performance.now();
   const read = await READERS[format](bytes, limits, timeLimitMs);
   if (format !== "pdf" && performance.now() - started > timeLimitMs) {

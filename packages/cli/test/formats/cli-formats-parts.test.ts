@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { readAsciiDoc } from "../../src/formats/asciidoc.js";
 import { readOrg } from "../../src/formats/org.js";
 import { hitPage, normalisedPages, pageUrl } from "../../src/formats/pages.js";
+import type { readBinary } from "../../src/formats/extract.js";
 import { pdfTitle, readPdf } from "../../src/formats/pdf.js";
 import { FormatError } from "../../src/formats/types.js";
 import { unzipWithin } from "../../src/formats/zip.js";
@@ -77,13 +78,16 @@ describe("the PDF time limit", () => {
     expect((await readPdf(fixture("ls.pdf"), LIMITS, 60_000)).pages).toHaveLength(4);
   });
 
-  it("stops a PDF read past its limit in the built bin's worker, and the worker reads the next one", async () => {
+  it("stops a PDF read past its limit in the built bin's formats worker, and the worker reads the next documents", async () => {
     const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
-    const chunk = readdirSync(dist).find((name) => /^pdf-(?!worker)[\w-]+\.js$/.test(name));
+    const chunk = readdirSync(dist).find((name) => /^extract-[\w-]+\.js$/.test(name));
     expect(chunk).toBeDefined();
-    const built = (await import(pathToFileURL(`${dist}${chunk as string}`).href)) as { readPdf: typeof readPdf };
-    await expect(built.readPdf(fixture("ls.pdf"), LIMITS, 0)).rejects.toMatchObject({ reason: "timeout" });
-    expect((await built.readPdf(fixture("ls.pdf"), LIMITS, 60_000)).pages).toHaveLength(4);
-    await expect(built.readPdf(fixture("encrypted.pdf"), LIMITS, 60_000)).rejects.toMatchObject({ reason: "encrypted" });
+    const built = (await import(pathToFileURL(`${dist}${chunk as string}`).href)) as { readBinary: typeof readBinary };
+    await expect(built.readBinary("pdf", fixture("ls.pdf"), LIMITS, 0)).rejects.toMatchObject({ reason: "timeout" });
+    expect((await built.readBinary("pdf", fixture("ls.pdf"), LIMITS, 60_000)).pages).toHaveLength(4);
+    await expect(built.readBinary("pdf", fixture("encrypted.pdf"), LIMITS, 60_000)).rejects.toMatchObject({ reason: "encrypted" });
+    // The zip formats too, their failures as FormatError with the same reasons.
+    expect((await built.readBinary("docx", fixture("guide.docx"), LIMITS, 60_000)).title).toBe("Pour-over coffee guide");
+    await expect(built.readBinary("docx", fixture("bomb.docx"), { ...LIMITS, maxUnzippedBytes: 1 << 20 }, 60_000)).rejects.toMatchObject({ reason: "zip-bomb" });
   });
 });
