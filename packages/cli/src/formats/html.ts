@@ -16,14 +16,6 @@ export { decodeEntities, htmlTitle } from "./html-text.js";
 const DROPPED = new Set([
   "script", "style", "noscript", "template", "svg", "head", "iframe", "object", "canvas", "button", "select", "textarea",
 ]);
-/** Elements that start and end a paragraph. */
-const BLOCKS = new Set([
-  "p", "div", "section", "article", "header", "footer", "main", "nav", "aside", "ul", "ol",
-  "table", "blockquote", "pre", "figure", "figcaption", "dl", "dt", "dd", "form", "fieldset",
-  "address", "details", "summary", "body", "html", "hr",
-]);
-const INLINE_MARKS: Readonly<Record<string, string>> = { em: "*", i: "*", strong: "**", b: "**", code: "`" };
-
 /** Elements with no content and no end tag: never on the open-element stack. */
 const VOID = new Set([
   "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr", "keygen",
@@ -34,6 +26,50 @@ const CHROME_ROLES = new Set(["navigation", "banner", "contentinfo", "complement
 const CHROME_OUTSIDE_CONTENT = new Set(["header", "footer", "aside"]);
 /** Marks a `<pre>` block's place in the text until the whole text is tidied (a private-use character). */
 const PLACEHOLDER = "\uE000";
+
+/**
+ * What one element does to the Markdown. Each part runs only outside page chrome, and only
+ * outside a `<pre>` unless `inPre` is set; an element with no rule keeps its text and adds nothing.
+ */
+interface TagRule {
+  /** At its start tag: writes what comes before the content, and notes in `element` what the end needs. */
+  readonly open?: (run: Conversion, element: Open, tag: Tag) => void;
+  /** At its end: an end tag, an outer element's end tag, or the end of the page. */
+  readonly close?: (run: Conversion, element: Open) => void;
+  /** A void or self-closed tag (`<br>`, `<img …/>`): no content, no end. */
+  readonly alone?: (run: Conversion, tag: Tag) => void;
+  /** Also runs inside a `<pre>`, whose markup is otherwise not text. */
+  readonly inPre?: boolean;
+}
+
+/** Elements that start and end a paragraph (`<pre>`, `<table>` and `<hr>` have rules of their own). */
+const PARAGRAPHS = [
+  "p", "div", "section", "article", "header", "footer", "main", "nav", "aside", "ul", "ol",
+  "blockquote", "figure", "figcaption", "dl", "dt", "dd", "form", "fieldset",
+  "address", "details", "summary", "body", "html",
+];
+const INLINE_MARKS: Readonly<Record<string, string>> = { em: "*", i: "*", strong: "**", b: "**", code: "`" };
+
+/** The rule of each element that renders as more than its text, by tag name. */
+const RULES: ReadonlyMap<string, TagRule> = new Map<string, TagRule>([
+  ...["h1", "h2", "h3", "h4", "h5", "h6"].map((name): [string, TagRule] => [name, { open: openHeading, close: closeHeading }]),
+  ["pre", { open: openPre, close: closePre, inPre: true }],
+  ["a", { open: openLink, close: closeLink }],
+  ["table", { open: openTable, close: closeTable }],
+  ["tr", { open: openRow, close: closeRow }],
+  ["td", { open: openCell, close: closeCell }],
+  ["th", { open: openCell, close: closeCell }],
+  ["li", { open: openListItem }],
+  ...PARAGRAPHS.map((name): [string, TagRule] => [name, { open: breakParagraph, close: breakParagraph }]),
+  ...Object.entries(INLINE_MARKS).map(([name, mark]): [string, TagRule] => {
+    const write = (run: Conversion) => run.out.push(mark);
+    return [name, { open: write, close: write }];
+  }),
+  ["br", { alone: breakLine, inPre: true }],
+  ["hr", { alone: breakParagraph }],
+  ["img", { alone: writeImage }],
+]);
+
 /**
  * Options of {@link convertHtml}.
  *
@@ -81,13 +117,13 @@ interface Open {
   readonly article: boolean;
   readonly chrome: boolean;
   /** Where its rendering started in the output (headings, pre, links, cells). */
-  readonly start: number;
+  start: number;
   /** A link's target; a pre's language; a heading's level as text. */
-  readonly data: string | undefined;
+  data: string | undefined;
   /** A link: the visible-text counter when it opened. A pre nested in a pre: -1. */
-  readonly mark: number;
+  mark: number;
   /** A link: the line-break counter when it opened. */
-  readonly breaks: number;
+  breaks: number;
 }
 
 /** The state of the outermost table being written. */
@@ -97,7 +133,275 @@ interface TableState {
   rows: number;
   /** Where the open cell started in the output, or -1. */
   cell: number;
-  header: boolean;
+}
+
+/** One page being converted: the output so far and where the walk stands in the page's elements. */
+class Conversion {
+  readonly out: string[] = [];
+  readonly headings: HtmlHeading[] = [];
+  /** The fenced `<pre>` blocks, each written in `out` as a placeholder until the text is tidied. */
+  readonly blocks: string[] = [];
+  readonly stack: Open[] = [];
+  readonly openCount = new Map<string, number>();
+  /** The stretches of `out` inside `<main>` (or `role="main"`); the end is -1 while one is open. */
+  readonly mainRanges: [number, number][] = [];
+  mainDepth = 0;
+  articleDepth = 0;
+  chromeDepth = 0;
+  preDepth = 0;
+  tableDepth = 0;
+  table: TableState | undefined;
+  heading: Open | undefined;
+  /** Counts visible text pushed, so a link knows whether it got any. */
+  visible = 0;
+  /** Counts line breaks pushed, so a link knows whether it holds blocks. */
+  breaks = 0;
+
+  constructor(
+    readonly html: string,
+    readonly lower: string,
+    readonly baseUrl: string | undefined,
+  ) {}
+
+  /** Text between two tags: white space collapsed, except inside a `<pre>`. */
+  text(raw: string): void {
+    const text = decodeEntities(raw).replaceAll(PLACEHOLDER, "");
+    const piece = this.preDepth > 0 ? text : text.replace(/\s+/g, " ");
+    if (piece.trim() !== "") this.visible += 1;
+    this.out.push(piece);
+  }
+
+  open(tag: Tag): void {
+    const { name, raw } = tag;
+    const role = raw.includes("role") ? attribute(raw, "role")?.toLowerCase() : undefined;
+    const chrome =
+      name === "nav" ||
+      (role !== undefined && CHROME_ROLES.has(role)) ||
+      (CHROME_OUTSIDE_CONTENT.has(name) && this.mainDepth === 0 && this.articleDepth === 0);
+    const main = !chrome && this.chromeDepth === 0 && (name === "main" || role === "main");
+    const article = !chrome && this.chromeDepth === 0 && (name === "article" || role === "article");
+    const element: Open = { name, main, article, chrome, start: this.out.length, data: undefined, mark: 0, breaks: this.breaks };
+    if (chrome) this.chromeDepth += 1;
+    else if (this.chromeDepth === 0) {
+      const rule = RULES.get(name);
+      if (rule?.open !== undefined && (this.preDepth === 0 || rule.inPre === true)) rule.open(this, element, tag);
+    }
+    if (main) {
+      if (this.mainDepth === 0) this.mainRanges.push([this.out.length, -1]);
+      this.mainDepth += 1;
+    }
+    if (article) this.articleDepth += 1;
+    this.stack.push(element);
+    this.openCount.set(name, (this.openCount.get(name) ?? 0) + 1);
+  }
+
+  close(element: Open): void {
+    this.openCount.set(element.name, (this.openCount.get(element.name) ?? 1) - 1);
+    if (element.chrome) {
+      this.chromeDepth -= 1;
+      return;
+    }
+    if (element.main) {
+      this.mainDepth -= 1;
+      if (this.mainDepth === 0) {
+        const range = this.mainRanges[this.mainRanges.length - 1];
+        if (range !== undefined) range[1] = this.out.length;
+      }
+    }
+    if (element.article) this.articleDepth -= 1;
+    if (this.chromeDepth > 0) return;
+    const rule = RULES.get(element.name);
+    // A heading is never open in a <pre>: one opened before it closes after it.
+    if (rule?.close !== undefined && (this.preDepth === 0 || rule.inPre === true)) rule.close(this, element);
+  }
+
+  /** Closes the open elements down to the nearest one named `name`; nothing if none is open. */
+  closeTo(name: string): void {
+    if ((this.openCount.get(name) ?? 0) === 0) return;
+    for (let element = this.stack.pop(); element !== undefined; element = this.stack.pop()) {
+      this.close(element);
+      if (element.name === name) return;
+    }
+  }
+
+  alone(tag: Tag): void {
+    if (this.chromeDepth > 0) return;
+    const rule = RULES.get(tag.name);
+    if (rule?.alone !== undefined && (this.preDepth === 0 || rule.inPre === true)) rule.alone(this, tag);
+  }
+
+  /** Writes the open table cell as `| text `. */
+  closeCell(): void {
+    const { table } = this;
+    if (table === undefined || table.cell === -1) return;
+    const text = this.out.splice(table.cell).join("").replace(/\s+/g, " ").trim().replaceAll("|", "\\|");
+    this.out.push(`| ${text} `);
+    table.cell = -1;
+    table.cells += 1;
+  }
+
+  /** Ends the open table row, and writes the separator row after the first. */
+  closeRow(): void {
+    const { table } = this;
+    if (table === undefined || table.cells < 0) return;
+    this.closeCell();
+    if (table.cells === 0) {
+      table.cells = -1;
+      return;
+    }
+    this.out.push("|\n");
+    if (table.rows === 0) this.out.push(`${"| --- ".repeat(table.cells)}|\n`);
+    table.rows += 1;
+    table.cells = -1;
+  }
+
+  /** Closes what is still open, and keeps only the `<main>` content when there is some. */
+  finish(): ConvertedHtml {
+    while (this.stack.length > 0) this.close(this.stack.pop() as Open);
+    const { out, mainRanges, blocks, headings } = this;
+    const last = mainRanges[mainRanges.length - 1];
+    if (last !== undefined && last[1] === -1) last[1] = out.length;
+    let kept = mainRanges.length === 0 ? "" : tidy(mainRanges.flatMap(([from, to]) => out.slice(from, Math.max(from, to))).join(""));
+    // An empty <main> (filled by a script in the browser) does not hide the rest of the page.
+    const onlyMain = kept !== "";
+    if (!onlyMain) kept = tidy(out.join(""));
+    const markdown = kept.replace(new RegExp(`${PLACEHOLDER}(\\d+)${PLACEHOLDER}`, "g"), (_, index: string) => blocks[Number(index)] ?? "");
+    const content = onlyMain ? headings.filter((one) => one.content) : headings;
+    return { markdown, headings: content, title: titleOf(this.html, this.lower) };
+  }
+}
+
+/** `<h1>`…`<h6>`: closes a heading still open, then collects the text up to its end. */
+function openHeading(run: Conversion, element: Open): void {
+  if (run.heading !== undefined) run.closeTo(run.heading.name);
+  element.start = run.out.length;
+  element.data = element.name[1];
+  run.heading = element;
+}
+
+/** Writes the heading as a `#` line and keeps it, unless it has no text. */
+function closeHeading(run: Conversion, element: Open): void {
+  if (element !== run.heading) return;
+  run.heading = undefined;
+  const text = stripHeadingAnchors(run.out.splice(element.start).join("").replace(/\s+/g, " ").trim());
+  if (text === "") return;
+  run.breaks += 1;
+  run.out.push(`\n\n${"#".repeat(Number(element.data))} ${text}\n\n`);
+  run.headings.push({ level: Number(element.data), text, content: run.mainDepth > 0 || run.articleDepth > 0 });
+}
+
+/** `<pre>`: its text is kept as it is; the language comes from its class or its `<code>`'s. */
+function openPre(run: Conversion, element: Open, tag: Tag): void {
+  if (run.preDepth > 0) {
+    element.mark = -1;
+    return;
+  }
+  run.preDepth += 1;
+  element.data = language(tag.raw) ?? language(nextCodeTag(run.html, run.lower, tag.end) ?? "");
+}
+
+/** Sets the code aside as a fenced block longer than any run of backticks in it. */
+function closePre(run: Conversion, element: Open): void {
+  if (element.mark === -1) return;
+  run.preDepth -= 1;
+  const code = run.out.splice(element.start).join("").replace(/^\r?\n/, "").trimEnd();
+  let longest = 0;
+  let backticks = 0;
+  for (const char of code) {
+    backticks = char === "`" ? backticks + 1 : 0;
+    longest = Math.max(longest, backticks);
+  }
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  run.blocks.push(`${fence}${element.data ?? ""}\n${code}\n${fence}`);
+  run.breaks += 1;
+  run.out.push(`\n\n${PLACEHOLDER}${run.blocks.length - 1}${PLACEHOLDER}\n\n`);
+}
+
+/** `<a href>` to another page (not `#…`, not a script): `[` now, the target at its end. */
+function openLink(run: Conversion, element: Open, tag: Tag): void {
+  const href = attribute(tag.raw, "href");
+  if (href === undefined || href === "" || href.startsWith("#") || /^(javascript|data|vbscript):/i.test(href)) return;
+  element.data = resolveHref(href, run.baseUrl);
+  element.mark = run.visible;
+  element.breaks = run.breaks;
+  run.out.push("[");
+}
+
+/** A link with no visible text goes; one around blocks (a card) keeps its text, unlinked. */
+function closeLink(run: Conversion, element: Open): void {
+  if (element.data === undefined) return;
+  if (run.visible === element.mark) run.out.splice(element.start);
+  else if (run.breaks !== element.breaks) run.out[element.start] = "";
+  else run.out.push(`](${element.data})`);
+}
+
+/** The outermost `<table>` becomes a Markdown table; a table inside a cell, text with spaces. */
+function openTable(run: Conversion): void {
+  run.tableDepth += 1;
+  if (run.tableDepth > 1) {
+    run.out.push(" ");
+    return;
+  }
+  run.table = { cells: -1, rows: 0, cell: -1 };
+  run.out.push("\n\n");
+}
+
+function closeTable(run: Conversion): void {
+  if (run.tableDepth === 1) {
+    run.closeRow();
+    run.table = undefined;
+  }
+  run.tableDepth -= 1;
+  run.out.push(run.tableDepth > 0 ? " " : "\n");
+}
+
+function openRow(run: Conversion): void {
+  if (run.tableDepth > 1) run.out.push(" ");
+  else if (run.table !== undefined) {
+    run.closeRow();
+    run.table.cells = 0;
+  }
+}
+
+function closeRow(run: Conversion): void {
+  if (run.tableDepth > 1) run.out.push(" ");
+  else run.closeRow();
+}
+
+function openCell(run: Conversion): void {
+  if (run.tableDepth > 1) run.out.push(" ");
+  else if (run.table !== undefined) {
+    if (run.table.cells < 0) run.table.cells = 0;
+    run.closeCell();
+    run.table.cell = run.out.length;
+  }
+}
+
+function closeCell(run: Conversion): void {
+  if (run.tableDepth > 1) run.out.push(" ");
+  else run.closeCell();
+}
+
+function openListItem(run: Conversion): void {
+  run.breaks += 1;
+  run.out.push("\n- ");
+}
+
+function breakParagraph(run: Conversion): void {
+  run.breaks += 1;
+  run.out.push("\n\n");
+}
+
+function breakLine(run: Conversion): void {
+  run.breaks += 1;
+  run.out.push("\n");
+}
+
+function writeImage(run: Conversion, tag: Tag): void {
+  const image = renderImage(tag.raw, run.baseUrl);
+  if (image === "") return;
+  run.visible += 1;
+  run.out.push(image);
 }
 
 /**
@@ -110,223 +414,12 @@ interface TableState {
  */
 export function convertHtml(html: string, options: HtmlOptions = {}): ConvertedHtml {
   const lower = html.toLowerCase();
-  const out: string[] = [];
-  const headings: HtmlHeading[] = [];
-  const blocks: string[] = [];
-  const stack: Open[] = [];
-  const openCount = new Map<string, number>();
-  const mainRanges: [number, number][] = [];
-  let mainDepth = 0;
-  let articleDepth = 0;
-  let chromeDepth = 0;
-  let preDepth = 0;
-  let tableDepth = 0;
-  let table: TableState | undefined;
-  let heading: Open | undefined;
-  /** Counts visible text pushed, so a link knows whether it got any. */
-  let visible = 0;
-  /** Counts line breaks pushed, so a link knows whether it holds blocks. */
-  let breaks = 0;
-  const resolve = (href: string): string => {
-    if (options.baseUrl === undefined) return href;
-    try {
-      return new URL(href, options.baseUrl).href;
-    } catch {
-      return href;
-    }
-  };
-  const emit = (piece: string) => {
-    if (chromeDepth === 0) out.push(piece);
-  };
-
-  const closeCell = () => {
-    if (table === undefined || table.cell === -1) return;
-    const text = out.splice(table.cell).join("").replace(/\s+/g, " ").trim().replaceAll("|", "\\|");
-    out.push(`| ${text} `);
-    table.cell = -1;
-    table.cells += 1;
-  };
-  const closeRow = () => {
-    if (table === undefined || table.cells < 0) return;
-    closeCell();
-    if (table.cells === 0) {
-      table.cells = -1;
-      return;
-    }
-    out.push("|\n");
-    if (table.rows === 0) out.push(`${"| --- ".repeat(table.cells)}|\n`);
-    table.rows += 1;
-    table.cells = -1;
-  };
-
-  const closeElement = (element: Open) => {
-    const count = (openCount.get(element.name) ?? 1) - 1;
-    openCount.set(element.name, count);
-    if (element.chrome) {
-      chromeDepth -= 1;
-      return;
-    }
-    if (element.main) {
-      mainDepth -= 1;
-      if (mainDepth === 0) {
-        const range = mainRanges[mainRanges.length - 1];
-        if (range !== undefined) range[1] = out.length;
-      }
-    }
-    if (element.article) articleDepth -= 1;
-    if (chromeDepth > 0) return;
-    const { name } = element;
-    if (element === heading) {
-      heading = undefined;
-      const text = stripHeadingAnchors(out.splice(element.start).join("").replace(/\s+/g, " ").trim());
-      if (text !== "") {
-        breaks += 1;
-        out.push(`\n\n${"#".repeat(Number(element.data))} ${text}\n\n`);
-        headings.push({ level: Number(element.data), text, content: mainDepth > 0 || articleDepth > 0 });
-      }
-      return;
-    }
-    if (name === "pre") {
-      if (element.mark === -1) return;
-      preDepth -= 1;
-      const code = out.splice(element.start).join("").replace(/^\r?\n/, "").trimEnd();
-      let longest = 0;
-      let run = 0;
-      for (const char of code) {
-        run = char === "`" ? run + 1 : 0;
-        longest = Math.max(longest, run);
-      }
-      const fence = "`".repeat(Math.max(3, longest + 1));
-      blocks.push(`${fence}${element.data ?? ""}\n${code}\n${fence}`);
-      breaks += 1;
-      out.push(`\n\n${PLACEHOLDER}${blocks.length - 1}${PLACEHOLDER}\n\n`);
-      return;
-    }
-    if (preDepth > 0) return;
-    if (name === "a") {
-      if (element.data === undefined) return;
-      if (visible === element.mark) out.splice(element.start);
-      else if (breaks !== element.breaks) out[element.start] = ""; // a link around blocks (a card): its text stays, unlinked
-      else out.push(`](${element.data})`);
-      return;
-    }
-    if (tableDepth > 1 && (name === "td" || name === "th" || name === "tr" || name === "table")) {
-      if (name === "table") tableDepth -= 1;
-      out.push(" ");
-      return;
-    }
-    if (name === "td" || name === "th") return closeCell();
-    if (name === "tr") return closeRow();
-    if (name === "table") {
-      closeRow();
-      table = undefined;
-      tableDepth -= 1;
-      out.push("\n");
-      return;
-    }
-    if (name === "li" || name === "br") return;
-    if (BLOCKS.has(name)) {
-      breaks += 1;
-      out.push("\n\n");
-    } else {
-      const mark = INLINE_MARKS[name];
-      if (mark !== undefined) out.push(mark);
-    }
-  };
-
-  const closeTo = (name: string) => {
-    if ((openCount.get(name) ?? 0) === 0) return;
-    for (let element = stack.pop(); element !== undefined; element = stack.pop()) {
-      closeElement(element);
-      if (element.name === name) return;
-    }
-  };
-
-  const openElement = (tag: Tag) => {
-    const { name, raw } = tag;
-    const role = raw.includes("role") ? attribute(raw, "role")?.toLowerCase() : undefined;
-    const chrome =
-      name === "nav" ||
-      (role !== undefined && CHROME_ROLES.has(role)) ||
-      (CHROME_OUTSIDE_CONTENT.has(name) && mainDepth === 0 && articleDepth === 0);
-    const main = !chrome && chromeDepth === 0 && (name === "main" || role === "main");
-    const article = !chrome && chromeDepth === 0 && (name === "article" || role === "article");
-    let start = out.length;
-    let data: string | undefined;
-    let mark = 0;
-    const level = name.length === 2 && name[0] === "h" && name[1] !== undefined && name[1] >= "1" && name[1] <= "6" ? name[1] : undefined;
-    if (chrome) chromeDepth += 1;
-    else if (chromeDepth > 0) {
-      // inside chrome: only the stack is kept
-    } else if (level !== undefined && preDepth === 0) {
-      if (heading !== undefined) closeTo(heading.name);
-      start = out.length;
-      data = level;
-    } else if (name === "pre") {
-      if (preDepth > 0) mark = -1;
-      else {
-        preDepth += 1;
-        data = language(raw) ?? language(nextCodeTag(html, lower, tag.end) ?? "");
-        start = out.length;
-      }
-    } else if (preDepth > 0) {
-      // inside <pre>: markup is not text
-    } else if (name === "a") {
-      const href = attribute(raw, "href");
-      if (href !== undefined && href !== "" && !href.startsWith("#") && !/^(javascript|data|vbscript):/i.test(href)) {
-        data = resolve(href);
-        mark = visible;
-        start = out.length;
-        out.push("[");
-      }
-    } else if (name === "table") {
-      tableDepth += 1;
-      if (tableDepth === 1) {
-        table = { cells: -1, rows: 0, cell: -1, header: false };
-        out.push("\n\n");
-      } else out.push(" ");
-    } else if (name === "tr") {
-      if (tableDepth > 1) out.push(" ");
-      else if (table !== undefined) {
-        closeRow();
-        table.cells = 0;
-      }
-    } else if (name === "td" || name === "th") {
-      if (tableDepth > 1) out.push(" ");
-      else if (table !== undefined) {
-        if (table.cells < 0) table.cells = 0;
-        closeCell();
-        table.cell = out.length;
-      }
-    } else if (name === "li" || BLOCKS.has(name)) {
-      breaks += 1;
-      out.push(name === "li" ? "\n- " : "\n\n");
-    }
-    else {
-      const inline = INLINE_MARKS[name];
-      if (inline !== undefined) out.push(inline);
-    }
-    if (main) {
-      if (mainDepth === 0) mainRanges.push([out.length, -1]);
-      mainDepth += 1;
-    }
-    if (article) articleDepth += 1;
-    const element: Open = { name, main, article, chrome, start, data, mark, breaks };
-    if (level !== undefined && data !== undefined) heading = element;
-    stack.push(element);
-    openCount.set(name, (openCount.get(name) ?? 0) + 1);
-  };
-
+  const run = new Conversion(html, lower, options.baseUrl);
   let at = 0;
   while (at < html.length) {
     const lt = html.indexOf("<", at);
     const textEnd = lt === -1 ? html.length : lt;
-    if (textEnd > at && chromeDepth === 0) {
-      const text = decodeEntities(html.slice(at, textEnd)).replaceAll(PLACEHOLDER, "");
-      const piece = preDepth > 0 ? text : text.replace(/\s+/g, " ");
-      if (piece.trim() !== "") visible += 1;
-      out.push(piece);
-    }
+    if (textEnd > at && run.chromeDepth === 0) run.text(html.slice(at, textEnd));
     if (lt === -1) break;
     if (lower.startsWith("<!--", lt)) {
       const close = html.indexOf("-->", lt + 4);
@@ -335,53 +428,25 @@ export function convertHtml(html: string, options: HtmlOptions = {}): ConvertedH
     }
     const tag = readTag(html, lt);
     if (tag === null) {
-      emit(html.slice(lt).replace(/\s+/g, " "));
+      // A "<" that starts no tag: the rest of the page is text.
+      if (run.chromeDepth === 0) run.out.push(html.slice(lt).replace(/\s+/g, " "));
       break;
     }
     at = tag.end;
-    const { name, closing } = tag;
+    const { name } = tag;
     if (name === "") continue;
     if (DROPPED.has(name)) {
-      if (!closing && !tag.raw.endsWith("/")) {
+      if (!tag.closing && !tag.raw.endsWith("/")) {
         const close = lower.indexOf(`</${name}`, at);
         at = close === -1 ? html.length : (readTag(html, close)?.end ?? html.length);
       }
       continue;
     }
-    if (closing) {
-      closeTo(name);
-      continue;
-    }
-    if (VOID.has(name) || tag.raw.endsWith("/")) {
-      if (chromeDepth > 0) continue;
-      if (name === "br") {
-        breaks += 1;
-        out.push("\n");
-      } else if (name === "hr" && preDepth === 0) {
-        breaks += 1;
-        out.push("\n\n");
-      }
-      else if (name === "img" && preDepth === 0) {
-        const image = renderImage(tag.raw, resolve);
-        if (image !== "") {
-          visible += 1;
-          out.push(image);
-        }
-      }
-      continue;
-    }
-    openElement(tag);
+    if (tag.closing) run.closeTo(name);
+    else if (VOID.has(name) || tag.raw.endsWith("/")) run.alone(tag);
+    else run.open(tag);
   }
-  while (stack.length > 0) closeElement(stack.pop() as Open);
-  const last = mainRanges[mainRanges.length - 1];
-  if (last !== undefined && last[1] === -1) last[1] = out.length;
-  let kept = mainRanges.length === 0 ? "" : tidy(mainRanges.flatMap(([from, to]) => out.slice(from, Math.max(from, to))).join(""));
-  // An empty <main> (filled by a script in the browser) does not hide the rest of the page.
-  const onlyMain = kept !== "";
-  if (!onlyMain) kept = tidy(out.join(""));
-  const markdown = kept.replace(new RegExp(`${PLACEHOLDER}(\\d+)${PLACEHOLDER}`, "g"), (_, index: string) => blocks[Number(index)] ?? "");
-  const content = onlyMain ? headings.filter((one) => one.content) : headings;
-  return { markdown, headings: content, title: titleOf(html, lower) };
+  return run.finish();
 }
 
 /**
@@ -415,11 +480,21 @@ function nextCodeTag(html: string, lower: string, at: number): string | undefine
 }
 
 /** `![alt](src)` for an image with a usable source, its alt text for an inline data image. */
-function renderImage(raw: string, resolve: (href: string) => string): string {
+function renderImage(raw: string, baseUrl: string | undefined): string {
   const alt = (attribute(raw, "alt") ?? "").replace(/\s+/g, " ").replaceAll("]", "").trim();
   const src = attribute(raw, "src");
   if (src === undefined || src === "" || /^(data|javascript):/i.test(src)) return alt;
-  return `![${alt}](${resolve(src)})`;
+  return `![${alt}](${resolveHref(src, baseUrl)})`;
+}
+
+/** A link or image target resolved against the page's URL; as written without one, or when it does not parse. */
+function resolveHref(href: string, baseUrl: string | undefined): string {
+  if (baseUrl === undefined) return href;
+  try {
+    return new URL(href, baseUrl).href;
+  } catch {
+    return href;
+  }
 }
 
 /** Trims each line, keeps at most one blank line in a row, and trims the whole text. */
