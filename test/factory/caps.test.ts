@@ -1,0 +1,170 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { contractSchemas } from "../../src/contract/schemas.js";
+import { callSignal, MAX_TIMEOUT_MS, requestSignal, TIMED_OUT, withDeadline } from "../../src/factory/deadline.js";
+import { envelop, MAX_REPLY_CHARS, type OutcomeContext } from "../../src/factory/outcomes.js";
+import { localeTexts } from "../../src/locales/index.js";
+import { baseOptions } from "../_register-helpers.js";
+
+/**
+ * The factory's caps and time limit on their own: the reply cap at its boundary
+ * (../../src/factory/outcomes.ts), and the race, its timer and the signal a call's callbacks
+ * receive (../../src/factory/deadline.ts), on a fake clock.
+ */
+
+describe("envelop: the cap on a reply's size", () => {
+  const schemas = contractSchemas("en");
+  const context: OutcomeContext = {
+    options: baseOptions,
+    texts: localeTexts("en"),
+    timeoutMs: 1000,
+    outputs: { search: schemas.searchOutputSchema, fetch: schemas.fetchDocumentSchema },
+  };
+  /** A fetch reply whose compact JSON is `size` characters long. */
+  const documentOf = (size: number) => {
+    const overhead = JSON.stringify({ id: "doc:1", title: "T", text: "", url: "u" }).length;
+    return { id: "doc:1", title: "T", text: "a".repeat(size - overhead), url: "u" };
+  };
+  const tooLarge = (size: number) =>
+    `The fetch tool returned a reply outside the contract: the reply is ${size} characters of JSON, over the limit of ${MAX_REPLY_CHARS}; shorten the text.`;
+
+  it("is 50 MiB of JSON", () => {
+    expect(MAX_REPLY_CHARS).toBe(52_428_800);
+  });
+
+  it("lets a reply of exactly the cap through, and refuses one character more", () => {
+    const exact = envelop(context, "fetch", documentOf(MAX_REPLY_CHARS), undefined);
+    expect(exact.classe).toBe("");
+    expect(exact.result.content[0]?.text.length).toBe(MAX_REPLY_CHARS);
+    expect("isError" in exact.result).toBe(false);
+    const over = envelop(context, "fetch", documentOf(MAX_REPLY_CHARS + 1), undefined);
+    expect(over.classe).toBe("resposta_invalida");
+    expect(over.result).toStrictEqual({ isError: true, content: [{ type: "text", text: tooLarge(MAX_REPLY_CHARS + 1) }] });
+  });
+
+  it("counts the extras' JSON with the text block", () => {
+    const meta = { copy: "b".repeat(1000) };
+    const extrasSize = JSON.stringify({ meta }).length;
+    expect(envelop(context, "fetch", documentOf(MAX_REPLY_CHARS - extrasSize), { meta }).classe).toBe("");
+    const over = envelop(context, "fetch", documentOf(MAX_REPLY_CHARS - extrasSize + 1), { meta });
+    expect(over.result).toStrictEqual({ isError: true, content: [{ type: "text", text: tooLarge(MAX_REPLY_CHARS + 1) }] });
+  });
+});
+
+describe("withDeadline", () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it("gives the work's value, and clears its timer", async () => {
+    const onTimeout = vi.fn();
+    await expect(withDeadline(Promise.resolve(7), 1000, onTimeout)).resolves.toBe(7);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(onTimeout).not.toHaveBeenCalled();
+  });
+
+  it("gives the work's rejection, and clears its timer", async () => {
+    await expect(withDeadline(Promise.reject(new Error("boom")), 1000)).rejects.toThrow("boom");
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("gives TIMED_OUT once the limit passed, calls onTimeout once, and drops a later answer", async () => {
+    const onTimeout = vi.fn();
+    let answer: (value: string) => void = () => undefined;
+    const raced = withDeadline(new Promise<string>((resolve) => (answer = resolve)), 100, onTimeout);
+    await vi.advanceTimersByTimeAsync(99);
+    expect(onTimeout).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(onTimeout).toHaveBeenCalledTimes(1);
+    answer("late");
+    await expect(raced).resolves.toBe(TIMED_OUT);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("times out without an onTimeout", async () => {
+    const raced = withDeadline(new Promise(() => undefined), 5);
+    await vi.advanceTimersByTimeAsync(5);
+    await expect(raced).resolves.toBe(TIMED_OUT);
+  });
+
+  it("caps the limit at setTimeout's ceiling, 2³¹ − 1 ms", () => {
+    expect(MAX_TIMEOUT_MS).toBe(2 ** 31 - 1);
+  });
+});
+
+describe("withDeadline's timer", () => {
+  it("never keeps the process alive", async () => {
+    const timers: NodeJS.Timeout[] = [];
+    const original = globalThis.setTimeout;
+    const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(((callback: () => void, ms: number) => {
+      const timer = original(callback, ms);
+      timers.push(timer);
+      return timer;
+    }) as typeof setTimeout);
+    try {
+      const raced = withDeadline(Promise.resolve("now"), 60_000);
+      expect(timers.map((timer) => timer.hasRef())).toStrictEqual([false]);
+      await raced;
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+describe("callSignal", () => {
+  it("aborts with the request's reason when the client cancels", () => {
+    const request = new AbortController();
+    const { signal } = callSignal(request.signal, 50);
+    expect(signal.aborted).toBe(false);
+    request.abort("cancelled by the client");
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe("cancelled by the client");
+  });
+
+  it("starts aborted when the request already was", () => {
+    const request = new AbortController();
+    request.abort("too late");
+    const { signal } = callSignal(request.signal, 50);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe("too late");
+  });
+
+  it("aborts with a TimeoutError naming the limit", () => {
+    const { signal, abortOnTimeout } = callSignal(undefined, 50);
+    abortOnTimeout();
+    expect(signal.reason).toBeInstanceOf(DOMException);
+    expect({ name: (signal.reason as DOMException).name, message: (signal.reason as DOMException).message }).toStrictEqual({
+      name: "TimeoutError",
+      message: "The call took longer than 50 ms.",
+    });
+  });
+
+  it("lets go of the request's signal once released", () => {
+    const request = new AbortController();
+    const { signal, release } = callSignal(request.signal, 50);
+    release();
+    request.abort("after the call");
+    expect(signal.aborted).toBe(false);
+  });
+
+  it("works with no request signal at all", () => {
+    const { signal, release } = callSignal(undefined, 50);
+    expect(() => release()).not.toThrow();
+    expect(signal.aborted).toBe(false);
+  });
+});
+
+describe("requestSignal", () => {
+  const v2 = new AbortController().signal;
+  const v1 = new AbortController().signal;
+  it.each([
+    ["the SDK v2's ctx.mcpReq.signal", { mcpReq: { signal: v2 } }, v2],
+    ["the SDK v1's extra.signal", { signal: v1 }, v1],
+    ["v2's when both are there", { mcpReq: { signal: v2 }, signal: v1 }, v2],
+    ["nothing for a signal that is no AbortSignal", { signal: { aborted: false } }, undefined],
+    ["nothing for an mcpReq without a signal", { mcpReq: {} }, undefined],
+    ["nothing for null", null, undefined],
+    ["nothing for a string", "signal", undefined],
+    ["nothing for undefined", undefined, undefined],
+  ])("reads %s", (_name, extra, expected) => {
+    expect(requestSignal(extra)).toBe(expected);
+  });
+});
