@@ -210,13 +210,16 @@ describe("registerDeepResearchTools: timeoutMs", () => {
       import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
       import { registerDeepResearchTools } from "./dist/index.js";
       const server = new McpServer({ name: "s", version: "1" });
-      registerDeepResearchTools(server, { search: () => new Promise(() => {}), fetch: () => null, corpus: "c", timeoutMs: 3600000 });
+      let called;
+      const searching = new Promise((resolve) => (called = resolve));
+      const search = () => (called(), new Promise(() => {}));
+      registerDeepResearchTools(server, { search, fetch: () => null, corpus: "c", timeoutMs: 3600000 });
       const [a, b] = InMemoryTransport.createLinkedPair();
       await server.connect(b);
       const client = new Client({ name: "c", version: "1" });
       await client.connect(a);
       void client.callTool({ name: "search", arguments: { query: "x" } }, { timeout: 3600000 }).catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await searching; // the callback runs, under its 1-hour timer
       await client.close();
       await server.close();
       console.log("closed");

@@ -128,16 +128,25 @@ describe("registerDeepResearchTools: record", () => {
 
   it("is called after the callback settles", async () => {
     const events: string[] = [];
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
     const { client } = await connect({
       record: (kind) => void events.push(`record:${kind}`),
       search: async () => {
         events.push("callback:start");
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        started();
+        await gate;
         events.push("callback:end");
         throw new Error("late");
       },
     });
-    await client.callTool({ name: "search", arguments: { query: "x" } });
+    const call = client.callTool({ name: "search", arguments: { query: "x" } });
+    await running;
+    expect(events).toStrictEqual(["callback:start"]); // nothing recorded while the callback runs
+    release();
+    await call;
     expect(events).toStrictEqual(["callback:start", "callback:end", "record:tool_call", "record:tool_error"]);
   });
 

@@ -137,8 +137,35 @@ export class StdioBin {
     return this.stderr.some((line) => /indexed \d+ documents/.test(line));
   }
 
-  async untilIndexed(): Promise<void> {
-    while (!this.indexed()) await new Promise((resolve) => setTimeout(resolve, 50));
+  /** Settles at the end of the bin's indexing (see {@link untilStderr}). */
+  untilIndexed(): Promise<void> {
+    return this.untilStderr((line) => /indexed \d+ documents/.test(line));
+  }
+
+  /**
+   * Settles once a stderr line passes `test`, at once when one already has; each stderr chunk is
+   * looked at as it comes, so nothing waits longer than the line. Fails if the bin exits first.
+   */
+  untilStderr(test: (line: string) => boolean): Promise<void> {
+    if (this.stderr.some(test)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      // Runs after the constructor's own listener has kept the chunk's lines.
+      const look = () => {
+        if (!this.stderr.some(test)) return;
+        stop();
+        resolve();
+      };
+      const exited = () => {
+        stop();
+        reject(new Error(`mcp-search exited before the awaited line; stderr:\n${this.stderr.join("\n")}`));
+      };
+      const stop = () => {
+        this.child.stderr.off("data", look);
+        this.child.off("exit", exited);
+      };
+      this.child.stderr.on("data", look);
+      this.child.once("exit", exited);
+    });
   }
 
   close(): void {

@@ -64,7 +64,7 @@ describe("mcp-search serve on a large folder", () => {
       // A progress line within about a second, while indexing goes on; the rest of the indexing
       // is not waited for (the next test sees an indexing end, on a smaller folder).
       const progress = new RegExp(`^mcp-search: indexing: \\d+ of ${FILES} files, [\\d.]+ MB read$`);
-      while (!server.stderr.some((line) => progress.test(line)) && !server.indexed()) await new Promise((resolve) => setTimeout(resolve, 50));
+      await server.untilStderr((line) => progress.test(line) || /indexed \d+ documents/.test(line));
       expect(server.stderr.some((line) => progress.test(line))).toBe(true);
     } finally {
       server.close();
@@ -89,7 +89,7 @@ describe("mcp-search serve on a large folder", () => {
           summaries.push(answer.summary);
         }
         // The first snapshot is written once the index is compacted, in slices after indexing.
-        while (!server.stderr.some((line) => /snapshot (written|not written):|snapshot: \d+ documents/.test(line))) await new Promise((resolve) => setTimeout(resolve, 20));
+        await server.untilStderr((line) => /snapshot (written|not written):|snapshot: \d+ documents/.test(line));
         return { results, summaries, stderr: server.stderr };
       } finally {
         server.close();

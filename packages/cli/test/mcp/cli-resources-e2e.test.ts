@@ -80,24 +80,35 @@ async function listPageAndRead(client: Client): Promise<void> {
   await expect(client.readResource({ uri: "mcp-search://doc/../outside.md" })).rejects.toThrow(/refused: it points outside the served folder/);
 }
 
-/** Counts `notifications/resources/list_changed` on `client`. */
-function countNotifications(client: Client): () => number {
+/** Counts `notifications/resources/list_changed` on `client`; `first` settles with the first one. */
+function countNotifications(client: Client): { count: () => number; first: Promise<void> } {
   let count = 0;
+  let arrived: () => void = () => undefined;
+  const first = new Promise<void>((resolve) => (arrived = resolve));
   client.setNotificationHandler("notifications/resources/list_changed", () => {
     count += 1;
+    arrived();
   });
-  return () => count;
+  return { count: () => count, first };
 }
 
-/** Edits two files at once, then waits for the first notification and a quiet second after it. */
-async function editAndSettle(count: () => number, stamp: string): Promise<number> {
+/**
+ * Edits two files at once, waits for the notification (up to 10 s), then makes one request: a
+ * duplicate of the notification, sent with it, arrives before that reply. The bin runs in a child,
+ * where no fake clock reaches, so this waits on the events rather than for a quiet time; that a
+ * burst gets one notification after its quiet period is pinned on a fake clock in
+ * cli-resources.test.ts.
+ */
+async function editAndSettle(client: Client, notifications: ReturnType<typeof countNotifications>, stamp: string): Promise<number> {
   await Promise.all([
     writeFile(join(root, "notes", "many", "note-000.md"), `# Note 0\n\nEdited ${stamp}.\n`),
     writeFile(join(root, "notes", "many", "note-001.md"), `# Note 1\n\nEdited ${stamp}.\n`),
   ]);
-  for (let waited = 0; count() === 0 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  return count();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("no notifications/resources/list_changed within 10 s")), 10_000)));
+  await Promise.race([notifications.first, bound]).finally(() => clearTimeout(timer));
+  await client.listTools();
+  return notifications.count();
 }
 
 describe("mcp-search serve: resources over stdio", () => {
@@ -107,8 +118,8 @@ describe("mcp-search serve: resources over stdio", () => {
     try {
       expect(client.getServerCapabilities()?.resources).toStrictEqual({ listChanged: true });
       await listPageAndRead(client);
-      const count = countNotifications(client);
-      expect(await editAndSettle(count, "over stdio")).toBe(1);
+      const notifications = countNotifications(client);
+      expect(await editAndSettle(client, notifications, "over stdio")).toBe(1);
     } finally {
       await client.close();
     }
@@ -126,9 +137,9 @@ describe("mcp-search serve --http: resources over Streamable HTTP", () => {
       const listener = new Client({ name: "listener", version: "0.0.0" }, { versionNegotiation: { mode: "auto" } });
       const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
       await listener.connect(new StreamableHTTPClientTransport(server.url));
-      const count = countNotifications(listener);
+      const notifications = countNotifications(listener);
       const subscription = await listener.listen({ resourcesListChanged: true });
-      expect(await editAndSettle(count, "over HTTP")).toBe(1);
+      expect(await editAndSettle(listener, notifications, "over HTTP")).toBe(1);
       await subscription.close();
       await listener.close();
       expect(server.stdout()).toBe("");

@@ -4,11 +4,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createVocabulary, type ContractLocale } from "@sbissoli/mcp-search";
 import { parseCommandLine, HELP } from "../../src/cli/args.js";
 import { openFolder, type Folder } from "../../src/folder/folder.js";
 import { parseResourceUri, resourceUri } from "../../src/folder/paths.js";
+import { settleEvents } from "../../src/folder/watch.js";
 import { announceResourceListChangesTo, cursorAfter, RESOURCE_LIST_QUIET_MS, RESOURCE_URI_TEMPLATE } from "../../src/mcp/resources.js";
 import { createFolderServer, type FolderServerOptions } from "../../src/transports/serve.js";
 
@@ -59,6 +60,17 @@ async function connect(options: ServerOptions = {}) {
   await client.connect(clientTransport);
   clients.push(client);
   return { client, folder };
+}
+
+/** The real timers, kept before any test fakes them: bounds on waits for real events. */
+const realSetTimeout = globalThis.setTimeout;
+const clearRealTimeout = globalThis.clearTimeout;
+
+/** `promise`, or a failure saying `what` after `ms` of real time. */
+function withinRealTime<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<never>((_, reject) => (timer = realSetTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)));
+  return Promise.race([promise, bound]).finally(() => clearRealTimeout(timer));
 }
 
 /** What a failed request says, or "no error" when it succeeded. */
@@ -289,20 +301,38 @@ describe("refusals in Spanish", () => {
 });
 
 describe("notifications/resources/list_changed", () => {
-  /** A client that counts the notifications, and waits until the folder has been quiet long enough. */
+  // The announcer's quiet period runs on a fake clock, moved by the test; the folder's watch and
+  // its reads stay real (fs events and file reads have no fake), so each step waits for the
+  // events themselves: the watch's event, and the refresh the quiet period started.
+  const QUIET = RESOURCE_LIST_QUIET_MS;
+  beforeEach(() => void vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] }));
+  afterEach(() => void vi.useRealTimers());
+
+  /** A client that counts the notifications, and the steps that change the folder and move the clock. */
   async function listen() {
-    const { client } = await connect({ announce: true });
+    const { client, folder } = await connect({ announce: true });
+    const refreshes = vi.spyOn(folder, "refresh");
     let count = 0;
     client.setNotificationHandler("notifications/resources/list_changed", () => {
       count += 1;
     });
     return {
       client,
-      count: () => count,
-      /** Waits for at least one notification (up to 5 s), then for three more quiet periods. */
-      settle: async () => {
-        for (let waited = 0; count === 0 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-        await new Promise((resolve) => setTimeout(resolve, 3 * RESOURCE_LIST_QUIET_MS));
+      refreshes,
+      /** Runs `change`, then waits until the watch has told the folder (the announcer's cue). */
+      change: async (change: () => Promise<unknown>) => {
+        const seen = new Promise<void>((resolve) => {
+          const stop = folder.onChange(() => (stop(), resolve()));
+        });
+        await change();
+        await withinRealTime(seen, 5_000, "the folder's watch did not report the change");
+        await settleEvents(); // the change's other events, already queued, are dispatched too
+      },
+      /** Moves the clock by `ms`, waits for any refresh that started and the notification it may send, and counts. */
+      elapse: async (ms: number) => {
+        await vi.advanceTimersByTimeAsync(ms);
+        await Promise.allSettled(refreshes.mock.results.map((result) => result.value));
+        await client.ping(); // a notification sent before the reply arrives before it
         return count;
       },
     };
@@ -313,38 +343,40 @@ describe("notifications/resources/list_changed", () => {
     expect(client.getServerCapabilities()?.resources).toStrictEqual({ listChanged: true });
   });
 
-  it("is sent once for an edit", async () => {
+  it("is sent once for an edit, when the quiet period after it runs out", async () => {
     await write("a.md", "# A\n\nfirst\n");
     const listener = await listen();
-    await write("a.md", "# A\n\nsecond, longer\n");
-    expect(await listener.settle()).toBe(1);
+    await listener.change(() => write("a.md", "# A\n\nsecond, longer\n"));
+    expect(await listener.elapse(QUIET - 1)).toBe(0);
+    expect(await listener.elapse(1)).toBe(1);
+    expect(await listener.elapse(3 * QUIET)).toBe(1);
   });
 
   it("is sent once for a burst of changes to many files, not once per file", async () => {
     for (let n = 0; n < 10; n += 1) await write(`n${n}.md`, `# ${n}\n`);
     const listener = await listen();
-    // Written together, as a checkout or a sync writes them.
-    await Promise.all([
-      ...Array.from({ length: 10 }, (_, n) => write(`n${n}.md`, `# ${n}\n\nedited\n`)),
-      write("added.md", "# Added\n"),
-      rm(join(root, "n0.md")),
-    ]);
-    expect(await listener.settle()).toBe(1);
+    // Written together, as a checkout or a sync writes them, in two halves less than a quiet period apart.
+    await listener.change(() => Promise.all(Array.from({ length: 5 }, (_, n) => write(`n${n}.md`, `# ${n}\n\nedited\n`))));
+    expect(await listener.elapse(QUIET - 1)).toBe(0);
+    await listener.change(() =>
+      Promise.all([...Array.from({ length: 5 }, (_, n) => write(`n${n + 5}.md`, `# ${n + 5}\n\nedited\n`)), write("added.md", "# Added\n"), rm(join(root, "n0.md"))]),
+    );
+    expect(await listener.elapse(QUIET - 1)).toBe(0); // the second half started the quiet period again
+    expect(await listener.elapse(1)).toBe(1);
+    expect(await listener.elapse(3 * QUIET)).toBe(1);
     expect((await listener.client.listResources()).resources.map((resource) => resource.name)).toContain("added.md");
   });
 
   it("is sent once more for a later burst, and never for a change no document sees", async () => {
     await write("a.md", "# A\n");
     const listener = await listen();
-    await write(".swap.md", "editor state");
-    await write("skip.bin", "binary");
-    await new Promise((resolve) => setTimeout(resolve, 4 * RESOURCE_LIST_QUIET_MS));
-    expect(listener.count()).toBe(0);
-    await write("b.md", "# B\n");
-    expect(await listener.settle()).toBe(1);
-    await cp(join(root, "b.md"), join(root, "c.md"));
-    await new Promise((resolve) => setTimeout(resolve, 4 * RESOURCE_LIST_QUIET_MS));
-    expect(listener.count()).toBe(2);
+    await listener.change(() => Promise.all([write(".swap.md", "editor state"), write("skip.bin", "binary")]));
+    expect(await listener.elapse(QUIET)).toBe(0);
+    expect(listener.refreshes).toHaveBeenCalled(); // the quiet period ran out and the folder was checked
+    await listener.change(() => write("b.md", "# B\n"));
+    expect(await listener.elapse(QUIET)).toBe(1);
+    await listener.change(() => cp(join(root, "b.md"), join(root, "c.md")));
+    expect(await listener.elapse(QUIET)).toBe(2);
   });
 });
 

@@ -67,16 +67,40 @@ const LISTEN = {
 const LISTEN_HEADERS = { "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" };
 const TOOLS_LIST = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
 
-/** A socket that sends `bytes` and collects what comes back; `closed` settles when it closes. */
-function open(port: number, bytes = ""): { socket: Socket; received(): string; closed: Promise<void> } {
+/** A raw client connection, its bytes received so far, and the events a test waits on. */
+interface RawClient {
+  readonly socket: Socket;
+  received(): string;
+  /** Settles when the socket closes. */
+  readonly closed: Promise<void>;
+  /** Settles at the first reply's status line, or when the socket closes without one. */
+  readonly answered: Promise<void>;
+}
+
+/** A socket that sends `bytes` and collects what comes back. */
+function open(port: number, bytes = ""): RawClient {
   const socket = connect(port, "127.0.0.1");
   let received = "";
-  socket.setEncoding("latin1").on("data", (chunk: string) => (received += chunk));
+  let answer: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  socket.setEncoding("latin1").on("data", (chunk: string) => {
+    received += chunk;
+    if (statuses(received).length > 0) answer();
+  });
   socket.on("error", () => undefined);
-  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  const closed = new Promise<void>((resolve) => socket.once("close", () => (answer(), resolve())));
   if (bytes !== "") socket.write(bytes);
   stops.push(async () => void socket.destroy());
-  return { socket, received: () => received, closed };
+  return { socket, received: () => received, closed, answered };
+}
+
+/** Settles once `count` of `clients` have closed. */
+function closedCount(clients: readonly RawClient[], count: number): Promise<void> {
+  let left = count;
+  return new Promise((resolve) => {
+    if (left <= 0) resolve();
+    for (const client of clients) void client.closed.then(() => (left -= 1) === 0 && resolve());
+  });
 }
 
 /** The status lines of every HTTP reply in a byte stream. */
@@ -107,7 +131,15 @@ function post(port: number, headers: Record<string, string>, body: unknown = TOO
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Whether `promise` settled within `ms`: a bound on a wait for an event, so a test whose event
+ * never comes fails on its assertion rather than on the test timeout.
+ */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  return Promise.race([promise.then(() => true), late]).finally(() => clearTimeout(timer));
+}
 
 describe("the built bin under hostile clients", () => {
   // One bin per command line, shared by the tests that need it: each spawn costs about half a second.
@@ -150,10 +182,10 @@ describe("the built bin under hostile clients", () => {
 
   it("caps event streams per client, so 32 held streams never lock other clients out", async () => {
     const port = Number(plain.url.port);
-    const streams: ReturnType<typeof open>[] = [];
+    const streams: RawClient[] = [];
     for (let index = 0; index < HTTP_LIMITS.maxConnections; index += 1) {
       const stream = open(port, rawPost(port, LISTEN, LISTEN_HEADERS));
-      while (statuses(stream.received()).length === 0 && !stream.socket.destroyed) await sleep(10);
+      await stream.answered;
       streams.push(stream);
     }
     const answered = streams.map((stream) => statuses(stream.received())[0]);
@@ -170,7 +202,9 @@ describe("the built bin under hostile clients", () => {
       for (const stranger of strangers) if (!stranger.socket.destroyed) stranger.socket.write("a");
     }, 100);
     try {
-      await sleep(300);
+      // Room for a client is made by closing the oldest strangers beyond their share of the
+      // slots: once that many are closed, the bin (a child: no fake clock) holds all the others.
+      expect(await within(closedCount(strangers, HTTP_LIMITS.reservedConnections), 5_000)).toBe(true);
       const replies: number[] = [];
       for (let index = 0; index < 20; index += 1) {
         replies.push(await post(port, { host: `127.0.0.1:${port}`, authorization: `Bearer ${TOKEN}` }).then((reply) => reply.status, () => 0));
@@ -276,27 +310,29 @@ describe("timed limits, in process with shortened limits", () => {
   });
 
   it("keeps idle strangers to maxConnections - reservedConnections slots, closing the oldest first", async () => {
-    const { port } = await serve({ maxConnections: 6, reservedConnections: 2, firstRequestTimeoutMs: 20_000 });
-    const strangers: ReturnType<typeof open>[] = [];
+    const { serving, port } = await serve({ maxConnections: 6, reservedConnections: 2, firstRequestTimeoutMs: 20_000 });
+    const strangers: RawClient[] = [];
     for (let index = 0; index < 6; index += 1) {
+      // Each one accepted before the next connects, so the server sees them in this order.
+      const accepted = new Promise((resolve) => serving.server.once("connection", resolve));
       strangers.push(open(port));
-      await sleep(30);
+      await accepted;
     }
-    await Promise.race([Promise.all([strangers[0]?.closed, strangers[1]?.closed]), sleep(2_000)]);
+    await within(Promise.all([strangers[0]?.closed, strangers[1]?.closed]), 2_000);
     expect(strangers.map((stranger) => stranger.socket.destroyed)).toStrictEqual([true, true, false, false, false, false]);
   });
 
   it("beyond maxConnections, closes the oldest idle client connection for a new one", async () => {
     const { port } = await serve({ maxConnections: 4, reservedConnections: 1, keepAliveTimeoutMs: 20_000 });
-    const clients: ReturnType<typeof open>[] = [];
+    const clients: RawClient[] = [];
     for (let index = 0; index < 4; index += 1) {
       const client = open(port, rawPost(port, TOOLS_LIST));
-      while (statuses(client.received()).length === 0) await sleep(20); // answered, kept alive
+      await client.answered; // answered, kept alive
       clients.push(client);
     }
     const late = open(port, rawPost(port, TOOLS_LIST));
-    while (statuses(late.received()).length === 0 && !late.socket.destroyed) await sleep(20);
-    await Promise.race([clients[0]?.closed, sleep(2_000)]);
+    await late.answered;
+    await within(clients[0]?.closed ?? Promise.resolve(), 2_000);
     expect(statuses(late.received())).toStrictEqual([200]);
     expect(clients.map((client) => client.socket.destroyed)).toStrictEqual([true, false, false, false]);
   });
@@ -318,7 +354,8 @@ describe("timed limits, in process with shortened limits", () => {
     stalled.socket.pause(); // never reads the 8 MB reply
     stalled.socket.write(rawPost(port, { jsonrpc: "2.0", id: 5, method: "resources/read", params: { uri: "mcp-search://doc/huge.md" } }));
     const closed = new Promise<void>((resolve) => void serverSide.then((socket) => socket.once("close", () => resolve())));
-    await sleep(300);
+    // Its request is admitted (the slot taken) by the server's own listener, which runs before this one.
+    await new Promise((resolve) => serving.server.once("request", resolve));
     const busy = await post(port, { host: `127.0.0.1:${port}` });
     expect([busy.status, busy.headers["retry-after"]]).toStrictEqual([503, "1"]);
     const started = performance.now();

@@ -38,17 +38,23 @@ function spawnStdio() {
     for (const wake of waiters.splice(0)) wake();
   });
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  child.once("exit", () => {
+    for (const wake of waiters.splice(0)) wake();
+  });
   const send = (message: unknown) => child.stdin.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
+  /** The first reply that matches, waiting for each stdout chunk (or the exit), for 10 s in all. */
   async function waitFor(predicate: (reply: Reply) => boolean): Promise<Reply> {
     const deadline = Date.now() + 10_000;
     for (;;) {
       const found = replies.find(predicate);
       if (found !== undefined) return found;
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no reply; exit ${String(child.exitCode)}; stderr: ${stderr}`);
+      let bound: ReturnType<typeof setTimeout> | undefined;
       await new Promise<void>((resolve) => {
         waiters.push(resolve);
-        setTimeout(resolve, 200);
+        bound = setTimeout(resolve, deadline - Date.now() + 1);
       });
+      clearTimeout(bound);
     }
   }
   return { child, send, waitFor, replies, stderr: () => stderr };
