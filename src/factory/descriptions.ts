@@ -4,7 +4,7 @@
  */
 
 /** What the descriptions are built from. */
-export interface DescriptionInputs {
+interface DescriptionInputs {
   /** A phrase naming the catalogue, e.g. "IBGE official statistics". */
   readonly corpus: string;
   /** A phrase naming the server's own tools, e.g. "the `ibge_*` tools"; omitted when absent. */

@@ -15,7 +15,7 @@ function fail(message: string): never {
 }
 
 /** The options resolved with their defaults, once every argument passed its check. */
-export interface CheckedOptions {
+interface CheckedOptions {
   readonly locale: Locale;
   readonly limit: number;
   /** `undefined` when not given: the factory applies its default. */

@@ -16,19 +16,19 @@ import type { ExpectedKind, ReplyProblem } from "../locales/index.js";
 export type { ReplyProblem };
 
 /** A reply reduced to the contract's search object and the call's extras. */
-export interface NormalizedSearch {
+interface NormalizedSearch {
   readonly results: SearchResult[];
   readonly extras: EnvelopeExtras | undefined;
 }
 
 /** A reply reduced to the contract's document and the call's extras. */
-export interface NormalizedFetch {
+interface NormalizedFetch {
   readonly document: FetchDocument;
   readonly extras: EnvelopeExtras | undefined;
 }
 
 /** Either the reduced reply or the first problem found in it. */
-export type Checked<T> = { readonly value: T } | { readonly problem: ReplyProblem };
+type Checked<T> = { readonly value: T } | { readonly problem: ReplyProblem };
 
 type Fields = Record<string, unknown>;
 

@@ -30,7 +30,7 @@ export interface DeepResearchToolAnnotations {
 }
 
 /** The config the factory hands to `registerTool`: strict zod 4 schemas, never a raw shape. */
-export interface DeepResearchToolConfig {
+interface DeepResearchToolConfig {
   title: string;
   description: string;
   inputSchema: z.ZodObject;
@@ -45,7 +45,7 @@ export interface DeepResearchToolConfig {
  * not fit a config typed `z.ZodObject` (TS2345), though it runs. What fits is checked on the
  * method's shape; the schemas are the factory's own, checked where it builds them.
  */
-export interface PublishedToolConfig {
+interface PublishedToolConfig {
   title: string;
   description: string;
   inputSchema: never;

@@ -13,7 +13,7 @@ export function describeParams(args: unknown): string {
 }
 
 /** The class of a failure and whether it was decided by the error's type rather than its text. */
-export interface FailureClass {
+interface FailureClass {
   readonly classe: string;
   readonly byType: boolean;
 }

@@ -24,7 +24,7 @@ export type ReplyProblem =
 
 
 /** Descriptions attached to the contract's zod schemas (and so to their JSON Schema). */
-export interface SchemaTexts {
+interface SchemaTexts {
   readonly query: string;
   readonly searchInput: string;
   readonly resultId: string;
@@ -44,7 +44,7 @@ export interface SchemaTexts {
 }
 
 /** Messages for input that fails the contract's schemas. */
-export interface ValidationTexts {
+interface ValidationTexts {
   /** A key outside the contract; `keys` are already quoted and joined. */
   readonly unknownKeys: (keys: string) => string;
   /** A value that is not a string; `field` is the key, or "" for the whole argument object. */
@@ -56,7 +56,7 @@ export interface ValidationTexts {
 }
 
 /** Default titles and request-time messages of the `search` and `fetch` tools. */
-export interface ToolTexts {
+interface ToolTexts {
   /** Title of the search tool: short, human, different from the tool's name. */
   readonly searchTitle: string;
   /** Title of the fetch tool. */
@@ -134,7 +134,7 @@ export interface CatalogueTexts {
  * The word lists and rules of one language that the vocabulary and the intent helper apply:
  * data, not messages, but they belong to the language all the same.
  */
-export interface LanguageRules {
+interface LanguageRules {
   /**
    * Function words a vocabulary keeps out of the AND of a query ("de", "the"). Not the ranking's
    * stopwords: `createIndex` keeps the original's fixed list of Portuguese and English words in

@@ -141,7 +141,7 @@ interface QueryGroup {
 }
 
 /** A built BM25F ranking: what `createIndex` needs, and the scores for tests. */
-export interface Bm25Ranking {
+interface Bm25Ranking {
   readonly ids: readonly string[];
   readonly urls: readonly string[];
   /** The `limit` best entries, best first, ties by collection order. */

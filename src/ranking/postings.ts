@@ -34,7 +34,7 @@ import type { ByteReader, ByteWriter } from "./bytes.js";
 import { checkRun, MAX_POSTING_BYTES, PostingReader, writePosting } from "./posting-codec.js";
 
 /** The first index of `sorted` whose term is not below `term` (code-unit order). */
-export function lowerBound(sorted: readonly string[], term: string): number {
+function lowerBound(sorted: readonly string[], term: string): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

@@ -25,7 +25,7 @@ import { ByteReader, ByteWriter } from "./bytes.js";
 import type { Collection } from "./entries.js";
 
 /** Bumped whenever the layout, the tokenisers or what a view keeps changes. */
-export const SNAPSHOT_VERSION = 2;
+const SNAPSHOT_VERSION = 2;
 const MAGIC = [0x4d, 0x43, 0x50, 0x53, 0x49, 0x44, 0x58, 0x00];
 const HEADER_BYTES = MAGIC.length + 4;
 

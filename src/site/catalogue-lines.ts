@@ -66,7 +66,7 @@ function utf8Length(text: string): number {
   return bytes;
 }
 
-export type Settings = ReturnType<typeof settings>;
+type Settings = ReturnType<typeof settings>;
 
 /** Resolves one link; a problem kind instead of a URL when it cannot be used. */
 function resolveUrl(raw: string, base: URL | undefined): URL | "missing-url" | "relative-url" | "invalid-url" {
@@ -147,7 +147,7 @@ export class Collector {
 }
 
 /** A list item's link: its title, its URL and the text after the link. */
-export interface Link {
+interface Link {
   readonly title: string;
   readonly url: string;
   readonly rest: string;

@@ -6,7 +6,7 @@ import { XMLParser } from "fast-xml-parser";
 
 const METADATA = XMLParser.getMetaDataSymbol() as unknown as symbol;
 
-export type XmlNode = { readonly [key: string]: unknown };
+type XmlNode = { readonly [key: string]: unknown };
 
 /** Maps a character offset to its 1-based line (binary search over the line starts). */
 export function lineFinder(text: string): (offset: number) => number {
@@ -55,7 +55,7 @@ export function textOf(node: unknown, key: string): string {
 }
 
 /** One element found in the XML: the parsed node and the offset where its tag starts. */
-export interface Located {
+interface Located {
   readonly node: unknown;
   readonly start: number;
 }
@@ -93,13 +93,13 @@ export function elementsOf(tree: unknown): Elements {
 const TAG = /<(?:\/(?:[\w.-]+:)?(?<close>url|sitemap)\s*>|(?:[\w.-]+:)?(?<open>url|sitemap)(?=[\s/>]))/g;
 
 /** One `<url>` or `<sitemap>` block of the text: its name and the offset of its opening tag. */
-export interface Block {
+interface Block {
   readonly name: "url" | "sitemap";
   readonly start: number;
 }
 
 /** The blocks of a text: the closed ones with their end, and the ones never closed. */
-export interface Blocks {
+interface Blocks {
   readonly closed: (Block & { readonly end: number })[];
   readonly unclosed: Block[];
 }

@@ -14,7 +14,7 @@
 export const WORD_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 /** True for a UTF-16 code in [a-z0-9]: the only characters that continue a word. */
-export function isWordCode(code: number): boolean {
+function isWordCode(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
 }
 

@@ -18,7 +18,6 @@ import { STOPWORDS } from "./stop.js";
 import { forEachWord, type Segmentation } from "./tokenize.js";
 
 export { detectLanguage, LANGUAGES, type Language } from "./language.js";
-export type { Segmentation } from "./tokenize.js";
 
 /**
  * Bumped whenever a stage changes what it outputs, so that an index snapshot built by another

@@ -26,14 +26,3 @@ export const STOPWORDS: Readonly<Record<Language, ReadonlySet<string>>> = {
   ),
   en: words("the of in and for by to is are was be an on at as or it its this that with from into than"),
 };
-
-/**
- * True when `word` (folded) is a stopword of `language`.
- *
- * @example
- * isStopword("nao", "pt"); // => true
- * isStopword("nao", "en"); // => false
- */
-export function isStopword(word: string, language: Language): boolean {
-  return STOPWORDS[language].has(word);
-}

@@ -8,7 +8,7 @@ import { LOCALES, type ContractLocale, type IndexLanguage, type IndexRanking } f
 import { chooseLocale, isServerLocale, type LocaleEnvironment } from "./locale.js";
 
 /** The defaults of `serve`, written once: the parser applies them and the help text shows them. */
-export const SERVE_DEFAULTS = {
+const SERVE_DEFAULTS = {
   limit: 10,
   maxChars: 20_000,
   snippetChars: 240,
@@ -85,7 +85,7 @@ export interface ServeArguments {
  * parseCommandLine(["serve", "docs", "--http", "8787"]);
  * // => { command: "serve", options: { folder: "docs", http: { host: "127.0.0.1", port: 8787 }, … } }
  */
-export type CommandLine =
+type CommandLine =
   | { readonly command: "help" }
   | { readonly command: "version" }
   | { readonly command: "demo"; readonly locale: ContractLocale; readonly localeReason: string }

@@ -11,10 +11,10 @@ import { LOCALES, type ContractLocale, type IndexLanguage } from "@sbissoli/mcp-
  * The variables read, strongest first: `LC_ALL` overrides `LC_MESSAGES`, which overrides `LANG`
  * (POSIX, "Internationalization Variables"). An empty variable counts as unset.
  */
-export const LOCALE_VARIABLES = ["LC_ALL", "LC_MESSAGES", "LANG"] as const;
+const LOCALE_VARIABLES = ["LC_ALL", "LC_MESSAGES", "LANG"] as const;
 
 /** The locale when neither `--locale` nor the environment names one the server speaks. */
-export const FALLBACK_LOCALE: ContractLocale = "en";
+const FALLBACK_LOCALE: ContractLocale = "en";
 
 /** The environment as the bin sees it; `process.env` fits. */
 export type LocaleEnvironment = Readonly<Record<string, string | undefined>>;
@@ -25,7 +25,7 @@ export type LocaleEnvironment = Readonly<Record<string, string | undefined>>;
  * @example
  * const choice: LocaleChoice = { locale: "en", reason: "from LANG=en_US.UTF-8" };
  */
-export interface LocaleChoice {
+interface LocaleChoice {
   readonly locale: ContractLocale;
   /** "from --locale", "from LANG=en_US.UTF-8", "default: no locale in the environment"… */
   readonly reason: string;

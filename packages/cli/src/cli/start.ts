@@ -14,7 +14,7 @@ import { folderTexts } from "../mcp/texts.js";
 import { loadVocabulary } from "./vocabulary-file.js";
 
 /** What serving needs beyond the arguments. */
-export interface ServeContext {
+interface ServeContext {
   /** The version the server announces. */
   readonly version: string;
   /** Where log lines go (the bin: stderr, prefixed "mcp-search: "). */
@@ -24,7 +24,7 @@ export interface ServeContext {
 }
 
 /** A running server. */
-export interface Serving {
+interface Serving {
   /** The Streamable HTTP endpoint, or undefined over stdio. */
   readonly url: string | undefined;
   /** Stops watching the folder and closes the server. */

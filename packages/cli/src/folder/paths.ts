@@ -24,7 +24,7 @@ export const ID_PREFIX = "doc:";
  * @example
  * const parsed: ParsedId = { ok: true, relative: "guides/brewing.md", page: 2 };
  */
-export type ParsedId =
+type ParsedId =
   | { readonly ok: true; readonly relative: string; readonly page: number }
   | { readonly ok: false; readonly why: RefusedId };
 
@@ -39,7 +39,7 @@ export type ParsedId =
 export type RefusedId = "nul" | "empty" | "invalid" | "outside";
 
 /** Where the served folder lives, and how its documents are addressed. */
-export interface RootAddress {
+interface RootAddress {
   /** The root with every symlink resolved (realpath). */
   readonly root: string;
   /** The base URL documents are published under, ending in "/", if any. @default undefined */
@@ -425,7 +425,7 @@ export type RefusedUri = RefusedId | "scheme";
  * @example
  * const parsed: ParsedUri = { ok: true, relative: "guides/brewing.md" };
  */
-export type ParsedUri = { readonly ok: true; readonly relative: string } | { readonly ok: false; readonly why: RefusedUri };
+type ParsedUri = { readonly ok: true; readonly relative: string } | { readonly ok: false; readonly why: RefusedUri };
 
 /**
  * Reads a resource uri a client sent, lexically, before any disk access. The scheme and the

@@ -26,7 +26,7 @@ import { documentId, readInside, type InsideRead } from "./paths.js";
  * @example
  * const settings: ReaderSettings = { mounts, baseUrl: undefined, maxFileBytes: 1048576, ranking: "bm25", vocabulary, log, maxBinaryBytes: undefined, cache: undefined, cacheKey: "/srv/docs" };
  */
-export interface ReaderSettings {
+interface ReaderSettings {
   readonly mounts: readonly Mount[];
   readonly baseUrl: string | undefined;
   readonly maxFileBytes: number;
@@ -170,7 +170,7 @@ export function createDocumentReader(settings: ReaderSettings): DocumentReader {
  * @example
  * const settings: EntrySettings = { url: "file:///srv/docs/a.md", linksResolve: false, ranking: "bm25", vocabulary };
  */
-export interface EntrySettings {
+interface EntrySettings {
   readonly url: string;
   readonly linksResolve: boolean;
   readonly ranking: IndexRanking;

@@ -39,7 +39,7 @@ export interface SnapshotFile {
 }
 
 /** A loaded snapshot: the index, the files by relative path, and how many bytes it was read from. */
-export interface LoadedSnapshot {
+interface LoadedSnapshot {
   readonly index: SearchIndex;
   readonly files: ReadonlyMap<string, SnapshotFile>;
   readonly bytes: number;

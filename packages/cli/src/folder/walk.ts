@@ -67,7 +67,7 @@ export async function statLink(root: string, file: Listed): Promise<FileStat | n
  * are synchronous on purpose: for thousands of files, one blocking pass is several times faster
  * than as many promises.
  */
-export function walk(root: string, log: (line: string) => void, visit: (folder: string) => void, rules: IgnoreRules, from = ""): Listed[] {
+function walk(root: string, log: (line: string) => void, visit: (folder: string) => void, rules: IgnoreRules, from = ""): Listed[] {
   const found: Listed[] = [];
   const pending: string[] = [from];
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {

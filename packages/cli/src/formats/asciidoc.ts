@@ -16,7 +16,7 @@ const BLOCK = /^(-{4,}|\.{4,}|\+{4,}|\/{4,}|`{3,})[ \t]*$/;
  * @example
  * trimClosing(" Title == ", "="); // => "Title"
  */
-export function trimClosing(text: string, mark: string): string {
+function trimClosing(text: string, mark: string): string {
   let end = text.length;
   while (end > 0 && (text[end - 1] === " " || text[end - 1] === "\t" || text[end - 1] === mark)) end -= 1;
   return text.slice(0, end).trim();

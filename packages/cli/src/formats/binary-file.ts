@@ -25,7 +25,7 @@ export const EXTRACTION_TIME_LIMIT_MS = 30_000;
  * @example
  * const texts = openTextCache("/var/cache/mcp-search", "/srv/docs");
  */
-export interface TextCache {
+interface TextCache {
   /** The text kept for this size and time, or why the file gave none; undefined when nothing is kept. */
   get(relative: string, size: number, modified: number): FormatOutput | FormatError | undefined;
   set(relative: string, size: number, modified: number, output: FormatOutput | FormatError): void;
@@ -114,7 +114,7 @@ export function createRecentTexts(maxChars: number): TextCache {
  * @example
  * const options: BinaryFileOptions = { maxBytes: 67108864, limits, timeLimitMs: 30000, cache: undefined };
  */
-export interface BinaryFileOptions {
+interface BinaryFileOptions {
   readonly maxBytes: number;
   readonly limits: FormatLimits;
   readonly timeLimitMs: number;

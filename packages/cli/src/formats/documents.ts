@@ -71,7 +71,7 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
  * @example
  * const options: ExtractOptions = { url: "https://docs.example.com/guide/intro.html" };
  */
-export interface ExtractOptions {
+interface ExtractOptions {
   /**
    * The document's public URL (under `--base-url`): relative links of an HTML page are resolved
    * against it. Without it they are kept as written. @default undefined

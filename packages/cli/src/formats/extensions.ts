@@ -39,13 +39,3 @@ const MARKDOWN_TEXT: ReadonlySet<string> = new Set(["markdown", "html", "docx", 
 export function readsAsMarkdown(format: string): boolean {
   return MARKDOWN_TEXT.has(format);
 }
-
-/**
- * True for a binary format (PDF, DOCX, ODT, EPUB).
- *
- * @example
- * isBinaryFormat("pdf"); // => true
- */
-export function isBinaryFormat(format: string): format is BinaryFormat {
-  return format === "pdf" || format === "docx" || format === "odt" || format === "epub";
-}

@@ -57,16 +57,13 @@ export function attribute(raw: string, name: string): string | undefined {
 }
 
 /**
- * The text of the first `<title>` element, decoded and with whitespace collapsed, or `undefined`.
+ * The text of the first `<title>` element, decoded and with whitespace collapsed, or `undefined`;
+ * `lower` is the page lower-cased, already made by the caller.
  *
  * @example
- * htmlTitle("<html><head><title> Bolo &amp; caf&eacute; </title></head></html>"); // => "Bolo & café"
+ * const page = "<html><head><title> Bolo &amp; caf&eacute; </title></head></html>";
+ * titleOf(page, page.toLowerCase()); // => "Bolo & café"
  */
-export function htmlTitle(html: string): string | undefined {
-  return titleOf(html, html.toLowerCase());
-}
-
-/** {@link htmlTitle} on a page whose lower-cased copy is already made. */
 export function titleOf(html: string, lower: string): string | undefined {
   const open = lower.indexOf("<title");
   if (open === -1) return undefined;

@@ -10,7 +10,7 @@
  */
 import { attribute, decodeEntities, readTag, stripHeadingAnchors, titleOf, type Tag } from "./html-text.js";
 
-export { decodeEntities, htmlTitle } from "./html-text.js";
+export { decodeEntities } from "./html-text.js";
 
 /** Elements whose content is never text. */
 const DROPPED = new Set([
@@ -76,7 +76,7 @@ const RULES: ReadonlyMap<string, TagRule> = new Map<string, TagRule>([
  * @example
  * const options: HtmlOptions = { baseUrl: "https://docs.example.com/guide/intro.html" };
  */
-export interface HtmlOptions {
+interface HtmlOptions {
   /**
    * The document's own public URL: relative link and image targets are resolved against it.
    * Without it they are kept as written. @default undefined
@@ -91,7 +91,7 @@ export interface HtmlOptions {
  * @example
  * const heading: HtmlHeading = { level: 1, text: "json — JSON encoder and decoder", content: true };
  */
-export interface HtmlHeading {
+interface HtmlHeading {
   readonly level: number;
   readonly text: string;
   readonly content: boolean;

@@ -26,7 +26,7 @@ const ELEMENTS: Readonly<Record<string, string>> = {
  * odtToHtml('<office:text><text:h text:outline-level="2">Water</text:h><text:p>Hot.</text:p></office:text>');
  * // => "<h2>Water</h2><p>Hot.</p>"
  */
-export function odtToHtml(xml: string): string {
+function odtToHtml(xml: string): string {
   const start = xml.indexOf("<office:text");
   const body = start === -1 ? xml : xml.slice(start);
   return body

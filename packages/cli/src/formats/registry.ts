@@ -6,9 +6,9 @@
  * when no built worker is at hand.
  */
 import type { BinaryFormat } from "./extensions.js";
-import { FormatError, type FormatLimits, type FormatOutput } from "./types.js";
+import { FormatError, type FormatLimits, type FormatOutput, type ReadFormat } from "./types.js";
 
-const READERS: Readonly<Record<BinaryFormat, (bytes: Uint8Array, limits: FormatLimits, timeLimitMs: number) => Promise<FormatOutput>>> = {
+const READERS: Readonly<Record<BinaryFormat, ReadFormat>> = {
   pdf: async (bytes, limits, timeLimitMs) => (await import("./pdf.js")).readPdf(bytes, limits, timeLimitMs),
   docx: async (bytes, limits) => (await import("./docx.js")).readDocx(bytes, limits),
   odt: async (bytes, limits) => (await import("./odt.js")).readOdt(bytes, limits),

@@ -38,12 +38,13 @@ export interface FormatLimits {
 
 /**
  * A format reader: the bytes of one file to its {@link FormatOutput}. Throws a
- * {@link FormatError} when the file cannot give text.
+ * {@link FormatError} when the file cannot give text. `timeLimitMs` is for a reader that can stop
+ * midway (PDF, between two pages); the others may leave it out.
  *
  * @example
  * const read: ReadFormat = async (bytes, limits) => ({ text: "…", headings: [] });
  */
-export type ReadFormat = (bytes: Uint8Array, limits: FormatLimits) => Promise<FormatOutput>;
+export type ReadFormat = (bytes: Uint8Array, limits: FormatLimits, timeLimitMs: number) => Promise<FormatOutput>;
 
 /**
  * Why a file gave no text. Each is one stderr line and one count in the search summary.

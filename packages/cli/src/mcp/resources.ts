@@ -37,7 +37,7 @@ import { DEFAULT_MAX_CHARS, knownPaths, pagesOf } from "./tools.js";
  * Documents per `resources/list` page. A 20,000-file folder is 40 pages of about 100 KB each,
  * within the 64 pages the SDK's client walks when it gathers every page itself.
  */
-export const RESOURCE_PAGE_SIZE = 500;
+const RESOURCE_PAGE_SIZE = 500;
 
 /**
  * How long the folder must stay quiet (ms) before a change is announced: a burst of writes (a
@@ -54,7 +54,7 @@ export const RESOURCE_URI_TEMPLATE = `${RESOURCE_URI_PREFIX}{+path}`;
  * @example
  * const options: FolderResourcesOptions = { folder, locale: "en" };
  */
-export interface FolderResourcesOptions {
+interface FolderResourcesOptions {
   readonly folder: Folder;
   /** Language of the template's title and of the errors. @default "pt-BR" */
   readonly locale?: ContractLocale | undefined;
@@ -72,7 +72,7 @@ export interface FolderResourcesOptions {
  * mimeTypeOf("html"); // => "text/markdown"
  * mimeTypeOf("json"); // => "text/plain"
  */
-export function mimeTypeOf(format: string): string {
+function mimeTypeOf(format: string): string {
   return readsAsMarkdown(format) ? "text/markdown" : "text/plain";
 }
 
@@ -85,7 +85,7 @@ export function mimeTypeOf(format: string): string {
  * // => { uri: "mcp-search://doc/guides/pour-over.md", name: "guides/pour-over.md", title: "Pour-over",
  * //      mimeType: "text/markdown", size: 1234, annotations: { lastModified: "2026-11-30T10:00:00.000Z" } }
  */
-export function describeResource(doc: FolderDocument): Resource {
+function describeResource(doc: FolderDocument): Resource {
   return {
     uri: resourceUri(doc.relative),
     name: doc.relative,
@@ -152,7 +152,7 @@ function firstAfter(paths: readonly string[], after: string): number {
  * @example
  * await listResourcePage(folder, undefined, 500, texts); // => { resources: [ …500 ], nextCursor: "eyJh…" }
  */
-export async function listResourcePage(folder: Folder, cursor: string | undefined, pageSize: number, texts: FolderTexts): Promise<ListResourcesResult> {
+async function listResourcePage(folder: Folder, cursor: string | undefined, pageSize: number, texts: FolderTexts): Promise<ListResourcesResult> {
   const snapshot = await folder.refresh();
   const { documents } = snapshot;
   // A cursor names the last path of a page this server gave: a document then, so one indexed or
@@ -188,7 +188,7 @@ export async function listResourcePage(folder: Folder, cursor: string | undefine
  * await readResourceText(folder, "mcp-search://doc/guides/pour-over.md", texts, 20_000);
  * // => { contents: [{ uri: "mcp-search://doc/guides/pour-over.md", mimeType: "text/markdown", text: "# Pour-over…" }] }
  */
-export async function readResourceText(folder: Folder, uri: string, texts: FolderTexts, maxChars: number = DEFAULT_MAX_CHARS): Promise<ReadResourceResult> {
+async function readResourceText(folder: Folder, uri: string, texts: FolderTexts, maxChars: number = DEFAULT_MAX_CHARS): Promise<ReadResourceResult> {
   const snapshot = await folder.refresh();
   const parsed = parseResourceUri(uri, knownPaths(snapshot));
   if (!parsed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, texts.resourceRefused(uri, parsed.why), { uri });

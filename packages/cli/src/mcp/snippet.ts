@@ -202,7 +202,7 @@ function bestWindow(found: readonly Occurrence[], termCount: number, width: numb
  * @example
  * const options: SnippetOptions = { maxChars: 240, normalizeChar: (c) => vocab.normalize(c) };
  */
-export interface SnippetOptions {
+interface SnippetOptions {
   /** The longest snippet, ellipses included. @default 240 */
   readonly maxChars?: number;
   /** Normalises one non-ASCII character; pass the vocabulary's `normalize`. Unused for a prepared source. */

@@ -22,9 +22,9 @@ import { makeSnippet, prepareSnippetSource, type SnippetSource } from "./snippet
 import { folderTexts, type FolderTexts } from "./texts.js";
 
 /** The most results one search returns, by default. */
-export const DEFAULT_RESULT_LIMIT = 10;
+const DEFAULT_RESULT_LIMIT = 10;
 /** The longest snippet, by default. */
-export const DEFAULT_SNIPPET_CHARS = 240;
+const DEFAULT_SNIPPET_CHARS = 240;
 /** The most characters of document text one fetch returns, by default. */
 export const DEFAULT_MAX_CHARS = 20_000;
 
@@ -218,7 +218,7 @@ interface SearchStructured {
  * @example
  * readableText({ results: [], summary: { message: "0 matches among 12 documents…" } }); // => "0 matches among 12 documents…"
  */
-export function readableText(structured: unknown): string {
+function readableText(structured: unknown): string {
   const structuredContent = structured as SearchStructured;
   const snippets = new Map((structuredContent.snippets ?? []).map(({ id, snippet }) => [id, snippet]));
   const lines: string[] = [];

@@ -45,7 +45,7 @@ interface Connection {
  * const traffic = createTrafficControl(server, HTTP_LIMITS);
  * if (!traffic.begin(req, res)) return; // answered 429 or 503
  */
-export interface TrafficControl {
+interface TrafficControl {
   /**
    * Admits a request, or answers it (429 for a pipelined one, 503 when the server is full) and
    * returns false. Call it first for every request.

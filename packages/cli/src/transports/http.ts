@@ -41,7 +41,7 @@ export interface HttpServing {
  * @example
  * const listen: HttpListen = { host: "127.0.0.1", port: 8787, allowedHosts: ["mcp.example.com"], token: "s3cret" };
  */
-export interface HttpListen {
+interface HttpListen {
   readonly host: string;
   readonly port: number;
   /** Public host names accepted in `Host` (a tunnel's or proxy's). @default [] */
