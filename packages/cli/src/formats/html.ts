@@ -48,6 +48,7 @@ const PARAGRAPHS = [
   "blockquote", "figure", "figcaption", "dl", "dt", "dd", "form", "fieldset",
   "address", "details", "summary", "body", "html",
 ];
+/** Inline elements written as a Markdown mark on each side of their text. */
 const INLINE_MARKS: Readonly<Record<string, string>> = { em: "*", i: "*", strong: "**", b: "**", code: "`" };
 
 /** The rule of each element that renders as more than its text, by tag name. */
