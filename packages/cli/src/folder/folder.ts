@@ -23,11 +23,11 @@ import { SNOWBALL_STEMMERS } from "./stemmers.js";
 import type { FolderDocument, LoadedDocument } from "./types.js";
 import { settleEvents, type TreeWatch, type TreeWatchOptions } from "./watch.js";
 
-export type { FolderSnapshot, IndexingProgress } from "./indexer.js";
+export type { FolderSnapshot } from "./indexer.js";
 export type { FolderDocument, LoadedDocument } from "./types.js";
 
 /** The largest file indexed, by default: 1 MiB. */
-export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
 /**
  * Options of {@link openFolder}.

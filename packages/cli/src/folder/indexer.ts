@@ -40,7 +40,7 @@ export const REMOVED_IDS_KEPT = 10_000;
  * @example
  * const progress: IndexingProgress = { done: 8000, total: 20000, bytes: 104857600 };
  */
-export interface IndexingProgress {
+interface IndexingProgress {
   readonly done: number;
   readonly total: number;
   readonly bytes: number;
@@ -87,7 +87,7 @@ export interface FolderAnalysis {
  * @example
  * const indexer = new FolderIndexer({ mounts, rules, watch, reader, cache: undefined, ranking: "bm25", analysis: {}, log, relativeMessage: (m) => m, events });
  */
-export interface IndexerParts {
+interface IndexerParts {
   readonly mounts: readonly Mount[];
   /** Each folder's ignore rules (./ignore-rules.ts). */
   readonly rules: ReadonlyMap<Mount, IgnoreRules>;
@@ -108,7 +108,7 @@ export interface IndexerParts {
  * @example
  * const events: IndexerEvents = { changed: signal, indexingStarted: opened, broken: () => void folder.refresh() };
  */
-export interface IndexerEvents {
+interface IndexerEvents {
   /** The document set changed. */
   changed(): void;
   /** An indexing started reading in batches: from now on a search answers with what it has so far. */
