@@ -23,8 +23,7 @@ const ENTRIES = ["src/index.ts", "src/site/index.ts", "src/site/sitemap.ts", "sr
  * Exports no file imports that stay, each with its reason:
  * - a type the declarations of an exported function name, though no source does (an inferred
  *   return type): without its export, the library's .d.ts build fails (TS4058);
- * - packages/cli/src/folder/ (folder.ts, indexer.ts) and src/sql/ are being regrouped (issue 36
- *   and the SQL work): their unused exports go with that work.
+ * - src/sql/ is being regrouped (the SQL work): its unused exports go with that work.
  */
 const KEPT: ReadonlySet<string> = new Set([
   "src/locales/types.ts: CatalogueTexts", // settings() in src/site/catalogue-lines.ts returns it
