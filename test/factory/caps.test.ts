@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { contractSchemas } from "../../src/contract/schemas.js";
+import { McpSearchError } from "../../src/errors.js";
 import { callSignal, MAX_TIMEOUT_MS, requestSignal, TIMED_OUT, withDeadline } from "../../src/factory/deadline.js";
 import { envelop, MAX_REPLY_CHARS, type OutcomeContext } from "../../src/factory/outcomes.js";
+import { validateOptions } from "../../src/factory/options.js";
 import { localeTexts } from "../../src/locales/index.js";
+import { DEFAULT_LIMIT } from "../../src/ranking/create-index.js";
 import { baseOptions } from "../_register-helpers.js";
 
 /**
@@ -47,6 +50,76 @@ describe("envelop: the cap on a reply's size", () => {
     expect(envelop(context, "fetch", documentOf(MAX_REPLY_CHARS - extrasSize), { meta }).classe).toBe("");
     const over = envelop(context, "fetch", documentOf(MAX_REPLY_CHARS - extrasSize + 1), { meta });
     expect(over.result).toStrictEqual({ isError: true, content: [{ type: "text", text: tooLarge(MAX_REPLY_CHARS + 1) }] });
+  });
+});
+
+describe("validateOptions: the caps a server sets", () => {
+  const server = { registerTool: () => undefined };
+  const fails = (message: string) => new McpSearchError(`registerDeepResearchTools: ${message}`);
+
+  it("gives the defaults: pt-BR, 10 results, the factory's time limit", () => {
+    expect(validateOptions(server, baseOptions)).toStrictEqual({ locale: "pt-BR", limit: DEFAULT_LIMIT, timeoutMs: undefined });
+    expect(DEFAULT_LIMIT).toBe(10);
+  });
+
+  it.each([1, 7, Number.MAX_SAFE_INTEGER])("accepts a limit of %d", (limit) => {
+    expect(validateOptions(server, { ...baseOptions, limit }).limit).toBe(limit);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, 2 ** 53])("refuses a limit of %d", (limit) => {
+    expect(() => validateOptions(server, { ...baseOptions, limit })).toThrow(fails(`\`limit\` must be an integer of at least 1 (got ${String(limit)}).`));
+  });
+
+  it.each([1, 30_000, MAX_TIMEOUT_MS])("accepts a timeoutMs of %d", (timeoutMs) => {
+    expect(validateOptions(server, { ...baseOptions, timeoutMs }).timeoutMs).toBe(timeoutMs);
+  });
+
+  it.each([0, -5, 2.5, MAX_TIMEOUT_MS + 1, Number.POSITIVE_INFINITY])("refuses a timeoutMs of %d", (timeoutMs) => {
+    expect(() => validateOptions(server, { ...baseOptions, timeoutMs })).toThrow(
+      fails(`\`timeoutMs\` must be an integer from 1 to 2147483647 milliseconds (got ${String(timeoutMs)}).`),
+    );
+  });
+
+  it.each([null, {}, { registerTool: "no" }])("refuses a server without registerTool: %j", (bad) => {
+    expect(() => validateOptions(bad, baseOptions)).toThrow(
+      fails("`server` must be an McpServer from @modelcontextprotocol/server ^2.4 or @modelcontextprotocol/sdk ^1.23 (it has no registerTool)."),
+    );
+  });
+
+  it("refuses options that are no object", () => {
+    expect(() => validateOptions(server, null as never)).toThrow(fails("`options` must be an object."));
+    expect(() => validateOptions(server, "options" as never)).toThrow(fails("`options` must be an object."));
+  });
+
+  it.each(["search", "fetch"])("refuses a %s that is no function", (name) => {
+    expect(() => validateOptions(server, { ...baseOptions, [name]: undefined })).toThrow(fails(`\`${name}\` must be a function (got undefined).`));
+  });
+
+  it.each(["resolveId", "notFound", "onError", "extendOutputSchema", "record", "classifyError", "classifyThrown", "readableSearchText"])(
+    "refuses a %s that is no function, and takes one that is",
+    (name) => {
+      expect(() => validateOptions(server, { ...baseOptions, [name]: "yes" })).toThrow(fails(`\`${name}\` must be a function (got string).`));
+      expect(() => validateOptions(server, { ...baseOptions, [name]: () => undefined })).not.toThrow();
+    },
+  );
+
+  it.each([
+    ["corpus", ""],
+    ["corpus", "   "],
+    ["corpus", undefined],
+    ["richTools", ""],
+    ["richTools", 5],
+  ])("refuses a %s of %j", (name, value) => {
+    expect(() => validateOptions(server, { ...baseOptions, [name]: value })).toThrow(fails(`\`${name}\` must be a non-empty phrase (got ${JSON.stringify(value)}).`));
+  });
+
+  it("needs no richTools", () => {
+    expect(() => validateOptions(server, { ...baseOptions, richTools: undefined })).not.toThrow();
+  });
+
+  it("reads the locale", () => {
+    expect(validateOptions(server, { ...baseOptions, locale: "en" }).locale).toBe("en");
+    expect(() => validateOptions(server, { ...baseOptions, locale: "xx" as never })).toThrow();
   });
 });
 

@@ -276,3 +276,34 @@ describe("rankEntries", () => {
     expect(rankEntries(README_ENTRIES, "milho", { limit: 1 })).toHaveLength(1);
   });
 });
+
+describe("createIndex: its option checks, and updates against a fresh build", () => {
+  const entries = [entry("a", "Soja")];
+
+  it.each([
+    ["null", null],
+    ["a string", "snowball"],
+    ["a function", function stem() {}],
+    ["no name", {}],
+    ["an empty name", { name: "" }],
+    ["a name that is no string", { name: 5 }],
+  ])("refuses stemmers that are %s", (_kind, stemmers) => {
+    expect(() => createIndex(entries, { ranking: "bm25", stemmers: stemmers as never })).toThrow(McpSearchError);
+    expect(() => createIndex(entries, { ranking: "bm25", stemmers: stemmers as never })).toThrow(/^The option stemmers needs a non-empty string "name" and a function per language \("pt", "es", "en"\), not /);
+  });
+
+  it.each([{ language: "pt" }, { fallbackLanguage: "pt" }, { stemmers: { name: "s" } }] as const)("refuses %j with the rule ranking", (options) => {
+    expect(() => createIndex(entries, options)).toThrow(
+      new McpSearchError('The options language, fallbackLanguage and stemmers apply to ranking "bm25" only: the rule ranking reads every language alike.'),
+    );
+  });
+
+  it("tells an exact token from a prefix in entries added after the build", () => {
+    const index = createIndex([entry("c", "Milho")]);
+    index.add(entry("prefix", "Sojas"));
+    index.add(entry("exact", "Soja"));
+    // exact: 10 + 3 (title) + 5 (phrase) = 18; prefix: 10 + 1.5 + 5 = 16.5; ties would keep insertion order.
+    expect(index.search("soja").map((hit) => hit.id)).toStrictEqual(["exact", "prefix"]);
+    expect(index.search("soja")).toStrictEqual(createIndex([entry("c", "Milho"), entry("prefix", "Sojas"), entry("exact", "Soja")]).search("soja"));
+  });
+});

@@ -1,6 +1,8 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { McpSearchError, createIndex, loadIndex, type IndexEntry, type IndexRanking } from "../../src/index.js";
+import { ByteWriter } from "../../src/ranking/bytes.js";
+import { SegmentedPostings } from "../../src/ranking/postings.js";
 import { checksum } from "../../src/ranking/snapshot.js";
 
 const WORDS = ["soja", "milho", "sojas", "producao", "produz", "files", "file", "zip", "zipped", "de", "the", "Açúcar", "acucar"];
@@ -114,5 +116,94 @@ describe("loadIndex", () => {
     const at = text.indexOf('"k1":1.2');
     const other = forged(bytes, (copy) => void (copy[at + 7] = "3".charCodeAt(0)));
     expect(() => loadIndex(other)).toThrow(/ranked with other "bm25" settings/);
+  });
+});
+
+/** FNV-1a over little-endian 32-bit words, the last one padded with zeros, written plainly. */
+function plainChecksum(bytes: readonly number[]): number {
+  let hash = 0x811c9dc5;
+  for (let at = 0; at < bytes.length; at += 4) {
+    const word = (bytes[at] ?? 0) + (bytes[at + 1] ?? 0) * 0x100 + (bytes[at + 2] ?? 0) * 0x10000 + (bytes[at + 3] ?? 0) * 0x1000000;
+    hash = Math.imul(hash ^ word, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** A snapshot written by hand: the magic, `version`, `strings` and `rest`, then a valid checksum. */
+function handmade(strings: readonly string[], rest: readonly number[] = [], version = 2): Uint8Array {
+  const writer = new ByteWriter();
+  for (const byte of [0x4d, 0x43, 0x50, 0x53, 0x49, 0x44, 0x58, 0x00]) writer.u8(byte);
+  writer.u32(version);
+  writer.strings(strings);
+  for (const byte of rest) writer.u8(byte);
+  writer.u32(checksum(writer.result(), writer.length));
+  return writer.result().slice();
+}
+
+describe("the snapshot's checks at their boundaries", () => {
+  it.each([[[]], [[1]], [[1, 2, 3]], [[1, 2, 3, 4]], [[0xff, 0xfe, 0xfd, 0xfc, 0x80]], [[9, 8, 7, 6, 5, 4, 3, 2]], [[200, 100, 50, 25, 12, 6, 3]]])(
+    "checksum(%j) is FNV-1a over its little-endian words, the last one padded",
+    (bytes) => {
+      expect(checksum(new Uint8Array(bytes), bytes.length)).toBe(plainChecksum(bytes));
+    },
+  );
+
+  it("checksums only the first `length` bytes", () => {
+    expect(checksum(new Uint8Array([1, 2, 3, 4, 5, 6]), 5)).toBe(plainChecksum([1, 2, 3, 4, 5]));
+  });
+
+  it("refuses bytes too short to hold a header and a checksum, and reads the shortest that can", () => {
+    const header = [0x4d, 0x43, 0x50, 0x53, 0x49, 0x44, 0x58, 0x00, 2, 0, 0, 0];
+    const shortest = new Uint8Array([...header, 0, 0, 0, 0]);
+    new DataView(shortest.buffer).setUint32(12, checksum(shortest, 12), true);
+    expect(() => loadIndex(shortest)).toThrow(/^The index snapshot is corrupt: /);
+    expect(() => loadIndex(shortest.subarray(0, 15))).toThrow("These bytes are not an index snapshot of @sbissoli/mcp-search (no MCPSIDX header).");
+  });
+
+  it("refuses a ranking it does not know, naming it", () => {
+    expect(() => loadIndex(handmade(["cosine", ""]))).toThrow(new McpSearchError('The index snapshot has an unknown ranking "cosine".'));
+    expect(() => loadIndex(handmade([]))).toThrow(new McpSearchError('The index snapshot has an unknown ranking "".'));
+  });
+
+  it("refuses bytes after the last part", () => {
+    const bytes = createIndex([{ id: "a", title: "Zip", url: "https://x.org/a" }]).snapshot();
+    const longer = new Uint8Array(bytes.length + 1);
+    longer.set(bytes.subarray(0, bytes.length - 4));
+    new DataView(longer.buffer).setUint32(longer.length - 4, checksum(longer, longer.length - 4), true);
+    expect(() => loadIndex(longer)).toThrow(new McpSearchError("The index snapshot is corrupt: it has bytes after its last part."));
+  });
+
+  it("opens a BM25 snapshot with the languages it was made with", () => {
+    const entries = [{ id: "a", title: "Produções de soja", url: "https://x.org/a", text: "as produções cresceram" }];
+    for (const options of [{ language: "pt" }, { language: "es", fallbackLanguage: "pt" }, { fallbackLanguage: "es" }] as const) {
+      const index = createIndex(entries, { ranking: "bm25", ...options });
+      expect(loadIndex(index.snapshot()).search("producao"), JSON.stringify(options)).toStrictEqual(index.search("producao"));
+    }
+  });
+
+  it("gives bytes that own their buffer, nothing past their end", () => {
+    const bytes = createIndex([{ id: "a", title: "Zip", url: "https://x.org/a" }]).snapshot();
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes.buffer.byteLength).toBe(bytes.length);
+  });
+
+  it("refuses to save an index whose parts cannot be written, naming why", () => {
+    const index = createIndex([{ id: "a", title: "Zip", url: "https://x.org/a" }]);
+    const save = vi.spyOn(SegmentedPostings.prototype, "save").mockImplementation(() => {
+      throw new Error("a posting out of order");
+    });
+    try {
+      expect(() => index.snapshot()).toThrow(new McpSearchError("The index cannot be saved: a posting out of order; build it again from its entries."));
+      save.mockImplementation(() => {
+        throw new McpSearchError("already a library error");
+      });
+      expect(() => index.snapshot()).toThrow(new McpSearchError("already a library error"));
+      save.mockImplementation(() => {
+        throw "a string";
+      });
+      expect(() => index.snapshot()).toThrow(new McpSearchError("The index cannot be saved: a string; build it again from its entries."));
+    } finally {
+      save.mockRestore();
+    }
   });
 });

@@ -123,6 +123,7 @@ describe("expandTerm", () => {
   it.each([
     ["en", "studies", ["studies", "study"]],
     ["en", "ties", ["ties", "tie"]],
+    ["en", "pies", ["pies", "pie"]],
     ["en", "wages", ["wages", "wage"]],
     ["en", "boxes", ["boxes", "boxe"]],
     ["en", "glass", ["glass"]],
@@ -133,6 +134,11 @@ describe("expandTerm", () => {
     ["pt-BR", "imóveis", ["imoveis", "imovel"]],
     ["pt-BR", "animais", ["animais", "animal"]],
     ["pt-BR", "anzóis", ["anzois", "anzol"]],
+    // four letters: the -ais/-eis/-ois rule would give "rel" (which meets "relatório") and "pal"
+    ["pt-BR", "reis", ["reis", "rei"]],
+    ["pt-BR", "pais", ["pais", "pai"]],
+    ["pt-BR", "sois", ["sois", "soi"]],
+    ["pt-BR", "reais", ["reais", "real"]],
     ["pt-BR", "pães", ["paes", "pae"]],
     ["pt-BR", "meses", ["meses", "mese"]],
     ["pt-BR", "progresso", ["progresso"]],

@@ -10,6 +10,11 @@ describe("plural folding at its shortest words", () => {
     ["pais", "pais"],
     ["reais", "reai"], // five letters: the -ais rule applies, and "real" meets it there
     ["real", "reai"],
+    ["papel", "papei"],
+    ["azul", "azui"],
+    ["funil", "funil"], // -il is not the -l of -al, -el, -ol, -ul
+    ["mall", "mall"],
+    ["fuziis", "fuziis"], // -iis is not the -is of -ais, -eis, -ois, -uis
   ])("foldPluralPt(%j) => %j", (word, folded) => {
     expect(foldPluralPt(word)).toBe(folded);
   });
@@ -19,6 +24,8 @@ describe("plural folding at its shortest words", () => {
     ["pies", "pie"],
     ["flies", "fly"],
     ["series", "sery"],
+    ["dishes", "dish"],
+    ["buzzes", "buzz"],
   ])("foldPluralEn(%j) => %j", (word, folded) => {
     expect(foldPluralEn(word)).toBe(folded);
   });

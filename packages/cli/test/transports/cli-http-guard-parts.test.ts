@@ -71,6 +71,9 @@ describe("isLoopbackAddress", () => {
     ["localhost", false],
     ["x::1", false],
     ["::1x", false],
+    // brackets count only around the whole address
+    ["1[27.0.0.1]", false],
+    ["[127.0.0.]1", false],
   ])("isLoopbackAddress(%j) is %j", (address, expected) => {
     expect(isLoopbackAddress(address)).toBe(expected);
   });
@@ -112,6 +115,17 @@ describe("createRequestGuard: Host", () => {
     }
   });
 
+  it("reads brackets only around the whole bound address", () => {
+    expect(check({ address: "0[.0.0.0]" }, { host: "localhost" }).passed).toBe(false);
+    expect(check({ address: "[0.0.0.]0" }, { host: "localhost" }).passed).toBe(false);
+    expect(check({ address: "[::]" }, { host: "localhost" }).passed).toBe(true);
+  });
+
+  it("refuses a request with no Host, even when a host named \"undefined\" is allowed", () => {
+    expect(check({ address: "0.0.0.0", allowedHosts: ["undefined"] }, {})).toMatchObject({ passed: false, status: 403 });
+    expect(check({ address: "0.0.0.0", allowedHosts: ["undefined"] }, { host: "undefined" }).passed).toBe(true);
+  });
+
   it("refuses a request with no Host, or an empty or unparsable one", () => {
     expect(check({ address: "127.0.0.1" }, {})).toMatchObject({ passed: false, status: 403, body: errorBody('Invalid Host header: ""') });
     expect(check({ address: "127.0.0.1" }, { host: "" })).toMatchObject({ passed: false, status: 403, body: errorBody('Invalid Host header: ""') });
@@ -148,6 +162,7 @@ describe("createRequestGuard: Origin", () => {
 
   it("keeps an --allowed-origin that is no URL as it was written", () => {
     expect(check({ address: "127.0.0.1", allowedOrigins: ["null"] }, { host: "localhost", origin: "null" }).passed).toBe(true);
+    expect(check({ address: "127.0.0.1", allowedOrigins: ["null"] }, { host: "localhost", origin: "nul" }).passed).toBe(false);
     expect(check({ address: "127.0.0.1" }, { host: "localhost", origin: "null" }).passed).toBe(false);
   });
 
@@ -156,6 +171,9 @@ describe("createRequestGuard: Origin", () => {
     ["127.0.0.1", "http://127.0.0.1:8080", true],
     ["127.0.0.1", "http://[::1]:8080", true],
     ["127.0.0.1", "http://10.0.0.9", false], // a page on a stranger's IP is a stranger
+    ["0.0.0.0", "http://127.0.0.1:5173", true],
+    ["0.0.0.0", "http://[::1]:5173", true],
+    ["0.0.0.0", "http://127.0.0.2:5173", false],
     ["192.168.1.5", "http://192.168.1.5:8080", true],
     ["192.168.1.5", "http://localhost:8080", false],
     ["127.0.0.1", "https://evil.example", false],
