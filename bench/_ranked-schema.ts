@@ -21,7 +21,7 @@ CREATE TABLE catalogue (
   lexemes TEXT NOT NULL
 );
 CREATE VIRTUAL TABLE catalogue_lexemes USING fts5(
-  lexemes, content = 'catalogue', content_rowid = 'position', detail = 'none', prefix = '3'
+  lexemes, content = 'catalogue', content_rowid = 'position', detail = 'none', prefix = '4 5 6 7 8 9'
 );
 CREATE TRIGGER catalogue_insert AFTER INSERT ON catalogue BEGIN
   INSERT INTO catalogue_lexemes (rowid, lexemes) VALUES (new.position, new.lexemes);
@@ -35,8 +35,15 @@ CREATE TRIGGER catalogue_update AFTER UPDATE ON catalogue BEGIN
 END;
 `;
 
-/** PostgreSQL: the same columns, and a GIN index on the lexemes as a tsvector. */
+/** PostgreSQL: the same columns, and a GIN index on the lexemes and their prefixes as a tsvector. */
 export const POSTGRES_SCHEMA = `
+CREATE OR REPLACE FUNCTION ranked_lexeme_vector(lexemes text) RETURNS tsvector
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT array_to_tsvector(coalesce(array_agg(DISTINCT lexeme), '{}'))
+  FROM unnest(string_to_array(lexemes, ' ')) AS token,
+  LATERAL (SELECT token UNION ALL SELECT upper(left(token, 1)) || substr(token, 2, n) FROM generate_series(3, least(length(token) - 1, 8)) AS n) AS found(lexeme)
+  WHERE token <> ''
+$$;
 CREATE TABLE catalogue (
   position bigint PRIMARY KEY,
   id text NOT NULL UNIQUE,
@@ -48,7 +55,7 @@ CREATE TABLE catalogue (
   text_tokens text NOT NULL,
   title_phrase text NOT NULL,
   lexemes text NOT NULL,
-  lexeme_vector tsvector GENERATED ALWAYS AS (array_to_tsvector(string_to_array(lexemes, ' '))) STORED
+  lexeme_vector tsvector GENERATED ALWAYS AS (ranked_lexeme_vector(lexemes)) STORED
 );
 CREATE INDEX catalogue_lexeme_vector ON catalogue USING gin (lexeme_vector);
 `;

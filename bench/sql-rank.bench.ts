@@ -1,20 +1,20 @@
 /**
  * The rule in the database, at scale: 1,000,000 real-shaped pt-BR catalogue entries
  * (bench/_corpora.ts: IBGE municipalities, CNAE subclasses and CBO occupations, scaled with
- * topics and years), ranked by `buildPostgresRankedQuery` on a real PostgreSQL server (Debian's,
+ * topics and years), ranked by `runPostgresRankedQuery` on a real PostgreSQL server (Debian's,
  * started and stopped here in a temporary folder, bench/_postgres-server.ts) and by
- * `buildSqliteRankedQuery` on SQLite on disk, next to `createIndex` in memory and to PostgreSQL's
+ * `runSqliteRankedQuery` on SQLite on disk, next to `createIndex` in memory and to PostgreSQL's
  * own full-text search (a `portuguese` tsvector with `ts_rank`) on the same rows. Reported: load
  * time, sizes, and per-query p50/p99 over the query set of the ranking bench (warm: the set runs
  * once, then three timed rounds). The set-up throws if either database's top 10 differs from
  * `createIndex`'s for any query. Set SQL_RANK_ROWS for another size. Run: `npm run bench`.
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, bench, describe } from "vitest";
-import { buildPostgresRankedQuery, buildSqliteRankedQuery, createIndex, type SearchResult } from "../src/index.js";
+import { createIndex, runPostgresRankedQuery, runSqliteRankedQuery, type SearchResult } from "../src/index.js";
 import { buildCorpus, buildQueries } from "./_corpora.js";
 import { startPostgresServer } from "./_postgres-server.js";
 import { POSTGRES_SCHEMA, SQLITE_SCHEMA, loadPostgres, loadSqlite } from "./_ranked-schema.js";
@@ -40,7 +40,9 @@ interface Timing {
 }
 
 /** Per-query timings over warm rounds: p50, p99 and the slowest query, with the share of the entries it matches. */
+const loads: number[] = [];
 async function timeQueries(search: Search): Promise<Timing> {
+  loads.push(loadavg()[0]!);
   for (const query of queries) await search(query);
   const times: number[] = [];
   const worst = { ms: 0, query: "" };
@@ -53,6 +55,7 @@ async function timeQueries(search: Search): Promise<Timing> {
       if (ms > worst.ms) Object.assign(worst, { ms, query });
     }
   }
+  loads.push(loadavg()[0]!);
   times.sort((a, b) => a - b);
   const share = (100 * index.search(worst.query, { limit: ROWS }).length) / ROWS;
   return { p50: percentile(times, 50), p99: percentile(times, 99), worst: `${JSON.stringify(worst.query)} ${worst.ms.toFixed(0)} ms (matches ${share.toFixed(0)} % of the entries)` };
@@ -100,15 +103,18 @@ sqlite.pragma("wal_checkpoint(TRUNCATE)");
 const sqliteLoad = seconds(started);
 const ftsBytes = Number((sqlite.prepare("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'catalogue_lexemes%'").get() as { bytes: number }).bytes);
 const sqliteSize = `${mb(statSync(file).size)} (FTS5 ${mb(ftsBytes)})`;
-const sqliteSearch: Search = (query) => {
-  const { sql, params } = buildSqliteRankedQuery(query, OPTIONS);
-  return sqlite.prepare(sql).all(...params) as { id: string }[];
-};
+const statements = new Map<string, Database.Statement>();
+const sqliteSearch: Search = async (query) =>
+  (await runSqliteRankedQuery((sql, params) => {
+    let statement = statements.get(sql);
+    if (statement === undefined) statements.set(sql, (statement = sqlite.prepare(sql)));
+    return statement.all(...params) as Record<string, unknown>[];
+  }, query, OPTIONS)) as { id: string }[];
 
 // PostgreSQL, a real server.
-// JIT compilation costs more than it saves on statements of a few hundred milliseconds (p99 halved
-// with it off, measured on 200,000 entries): docs/sql.md advises it off for these queries.
-const server = await startPostgresServer({ shared_buffers: "2GB", work_mem: "64MB", max_wal_size: "4GB", jit: "off" });
+// JIT compilation and parallel workers cost more than they save on statements of a few
+// milliseconds (the workers' start alone is about 10 ms): docs/sql.md advises both off for them.
+const server = await startPostgresServer({ shared_buffers: "2GB", work_mem: "64MB", max_wal_size: "4GB", jit: "off", max_parallel_workers_per_gather: "0" });
 const pg = server.client;
 started = performance.now();
 await pg.query(POSTGRES_SCHEMA.replace(/CREATE INDEX[^;]+;/, ""));
@@ -118,10 +124,8 @@ await pg.query("VACUUM ANALYZE catalogue");
 const pgLoad = seconds(started);
 const pgBytes = async (relation: string): Promise<number> => Number((await pg.query<{ b: string }>(`SELECT pg_total_relation_size('${relation}') AS b`)).rows[0]!.b);
 const pgSize = `${mb(await pgBytes("catalogue"))} (GIN ${mb(await pgBytes("catalogue_lexeme_vector"))})`;
-const postgresSearch: Search = async (query) => {
-  const { sql, params } = buildPostgresRankedQuery(query, OPTIONS);
-  return (await pg.query<{ id: string }>(sql, [...params])).rows;
-};
+const postgresSearch: Search = async (query) =>
+  (await runPostgresRankedQuery(async (sql, params) => (await pg.query(sql, [...params])).rows, query, OPTIONS)) as { id: string }[];
 
 // PostgreSQL's own full-text search on the same rows: a stored portuguese tsvector, GIN, ts_rank.
 started = performance.now();
@@ -141,17 +145,17 @@ const tsRankSearch: Search = async (query) =>
   ).rows;
 
 for (const query of queries) {
-  checkSame("SQLite", query, sqliteSearch(query) as SearchResult[]);
+  checkSame("SQLite", query, (await sqliteSearch(query)) as SearchResult[]);
   checkSame("PostgreSQL", query, await postgresSearch(query));
 }
 
 report("createIndex (in memory)", indexLoad, `heap ${mb(indexHeap)}`, await timeQueries(memorySearch));
-report(`buildSqliteRankedQuery (SQLite ${sqlite.prepare("SELECT sqlite_version() AS v").pluck().get() as string}, on disk)`, sqliteLoad, sqliteSize, await timeQueries(sqliteSearch));
-report(`buildPostgresRankedQuery (PostgreSQL ${server.version})`, pgLoad, pgSize, await timeQueries(postgresSearch));
+report(`runSqliteRankedQuery (SQLite ${sqlite.prepare("SELECT sqlite_version() AS v").pluck().get() as string}, on disk)`, sqliteLoad, sqliteSize, await timeQueries(sqliteSearch));
+report(`runPostgresRankedQuery (PostgreSQL ${server.version})`, pgLoad, pgSize, await timeQueries(postgresSearch));
 report(`to_tsvector + ts_rank (PostgreSQL ${server.version}, not the rule)`, `+${ftsLoad}`, ftsSize, await timeQueries(tsRankSearch));
 console.log(
   [
-    `The rule in SQL, ${ROWS.toLocaleString("en")} entries, ${queries.length} queries × ${ROUNDS} warm rounds (ms a query, and × createIndex's; both databases' top 10 equal createIndex's):`,
+    `The rule in SQL, ${ROWS.toLocaleString("en")} entries, ${queries.length} queries × ${ROUNDS} warm rounds (ms a query, and × createIndex's; both databases' top 10 equal createIndex's; 1-minute load average ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)} while timing):`,
     "| engine | load | size | p50 ms | p99 ms | slowest query |",
     "| --- | --- | --- | ---: | ---: | --- |",
     ...lines,
@@ -169,10 +173,10 @@ describe(`the rule over ${ROWS.toLocaleString("en")} entries, the whole query se
   bench("createIndex (in memory)", async () => {
     for (const query of queries) await memorySearch(query);
   }, once);
-  bench("buildSqliteRankedQuery (SQLite on disk)", async () => {
+  bench("runSqliteRankedQuery (SQLite on disk)", async () => {
     for (const query of queries) await sqliteSearch(query);
   }, once);
-  bench("buildPostgresRankedQuery (PostgreSQL server)", async () => {
+  bench("runPostgresRankedQuery (PostgreSQL server)", async () => {
     for (const query of queries) await postgresSearch(query);
   }, once);
 });

@@ -44,6 +44,8 @@ export { LEXEME_LENGTH, toRankedRow } from "./sql/row.js";
 export type { RankedRow, RankedRowOptions } from "./sql/row.js";
 export { SQL_RANKING_LIMITS, buildPostgresRankedQuery, buildSqliteRankedQuery } from "./sql/ranked-query.js";
 export type { RankedQuery, RankedQueryOptions } from "./sql/ranked-query.js";
+export { runPostgresRankedQuery, runSqliteRankedQuery } from "./sql/ranked-search.js";
+export type { RankedStatementRunner } from "./sql/ranked-search.js";
 
 // Envelope
 export { deepResearchError, deepResearchResult } from "./envelope.js";

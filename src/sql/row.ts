@@ -21,7 +21,7 @@ import type { Vocabulary } from "../vocabulary/vocabulary.js";
  *   keyword_tokens: "",
  *   text_tokens: "",
  *   title_phrase: "cultivo de soja",
- *   lexemes: "cnae 0115600 cultivo soja",
+ *   lexemes: "icnae i0115600 tcultivo tsoja",
  * };
  */
 export interface RankedRow {
@@ -40,9 +40,12 @@ export interface RankedRow {
    */
   readonly title_phrase: string;
   /**
-   * Every distinct token of the four fields, space-joined, each cut to its first
-   * {@link LEXEME_LENGTH} characters: the candidates' index (FTS5 in SQLite, a GIN `tsvector` in
-   * PostgreSQL) is built on it. It only selects candidates; the score reads the full tokens.
+   * Every token of the four fields, tagged with its field's letter (`i` id, `t` title, `k`
+   * keywords, `x` text), each cut to its first {@link LEXEME_LENGTH}
+   * characters, distinct, space-joined: `"icnae i0115600 tcultivo tsoja"`. The candidates' index
+   * (FTS5 in SQLite, a GIN `tsvector` in PostgreSQL) is built on it, so a search can ask for a
+   * token in one field: the ranked search reads few rows even when a word is in most of them.
+   * It only selects candidates; the score reads the full tokens.
    */
   readonly lexemes: string;
 }
@@ -73,6 +76,21 @@ export interface RankedRowOptions {
  * LEXEME_LENGTH // => 255
  */
 export const LEXEME_LENGTH = 255;
+
+/**
+ * The letter that tags a field's tokens in `RankedRow.lexemes`, by field: id, title, keywords,
+ * text. PostgreSQL's `ranked_lexeme_vector` (docs/sql.md) also indexes each tag in capitals
+ * followed by the token's first 3 to 8 characters, its prefixes.
+ *
+ * @example
+ * FIELD_TAGS.title // => "t"
+ */
+export const FIELD_TAGS: { readonly id: string; readonly title: string; readonly keywords: string; readonly text: string } = Object.freeze({
+  id: "i",
+  title: "t",
+  keywords: "k",
+  text: "x",
+});
 
 /** NUL, which SQLite cuts text at and PostgreSQL refuses. */
 const NUL = /\0/g;
@@ -119,7 +137,7 @@ const padded = (tokens: readonly string[]): string => (tokens.length === 0 ? "" 
  * //   keyword_tokens: " graos ",
  * //   text_tokens: "",
  * //   title_phrase: "cultivo de soja",
- * //   lexemes: "cnae 0115600 cultivo soja graos",
+ * //   lexemes: "icnae i0115600 tcultivo tsoja kgraos",
  * // }
  */
 export function toRankedRow(entry: IndexEntry, options: RankedRowOptions = {}): RankedRow {
@@ -128,8 +146,11 @@ export function toRankedRow(entry: IndexEntry, options: RankedRowOptions = {}): 
   const asked = options.vocabulary?.askedWordsFor(entry.title) ?? [];
   for (const keyword of [...(entry.keywords ?? []), ...asked]) for (const token of tokenize(keyword)) keywordTokens.add(token);
   const fields = [tokenize(entry.id), tokenize(entry.title), [...keywordTokens], tokenize(entry.text ?? "")] as const;
+  const tags = [FIELD_TAGS.id, FIELD_TAGS.title, FIELD_TAGS.keywords, FIELD_TAGS.text];
   const lexemes = new Set<string>();
-  for (const tokens of fields) for (const token of tokens) lexemes.add(token.slice(0, LEXEME_LENGTH));
+  fields.forEach((tokens, field) => {
+    for (const token of tokens) lexemes.add(tags[field] + token.slice(0, LEXEME_LENGTH));
+  });
   return {
     id_tokens: padded(fields[0]),
     title_tokens: padded(fields[1]),

@@ -31,10 +31,14 @@ import {
   createIndex,
   createVocabulary,
   registerDeepResearchTools,
+  runPostgresRankedQuery,
+  runSqliteRankedQuery,
   toRankedRow,
   type IndexEntry,
   type RankedQueryOptions,
+  type RankedStatementRunner,
 } from "../../src/index.js";
+import { rankInSteps, type RankedSearchTuning } from "../../src/sql/ranked-search.js";
 import { writePrograms } from "../_doc-programs.js";
 import { startPostgres } from "../_pglite.js";
 import { RANKING_CASE } from "../_ranked-arbitraries.js";
@@ -78,12 +82,59 @@ async function searchPostgres(query: string, options: Partial<RankedQueryOptions
   return (await pg.query<Hit>(sql, [...params])).rows;
 }
 
-/** Both dialects' ids and scores, checked equal to each other; the ids are returned. */
+/**
+ * Thresholds so low that a small table walks every step of the ranked search: every pair is
+ * frequent, and the sample scores one row of each search.
+ */
+const EVERY_STEP: RankedSearchTuning = { rareRows: 0, rareEstimate: 0, sampleRows: 1 };
+
+/** What the ranked searches did: statements a search, the most values bound at once, and which steps ran. */
+const steps = { searches: 0, sampleEnough: 0, final: 0, upTo: 0, mostParams: 0 };
+
+/** A runner that records the statements it runs. */
+function recording(run: RankedStatementRunner): { run: RankedStatementRunner; statements: string[] } {
+  const statements: string[] = [];
+  return {
+    statements,
+    run: (sql, params) => {
+      statements.push(sql);
+      steps.mostParams = Math.max(steps.mostParams, params.length);
+      return run(sql, params);
+    },
+  };
+}
+
+const sqliteRunner = (db: Database.Database): RankedStatementRunner => (sql, params) => db.prepare(sql).all(...params) as Record<string, unknown>[];
+const postgresRunner: RankedStatementRunner = async (sql, params) => (await pg.query<Record<string, unknown>>(sql, [...params])).rows;
+
+/** The ranked search of both dialects with `tuning`, its steps recorded. */
+async function searchInSteps(db: Database.Database, query: string, options: Partial<RankedQueryOptions>, tuning: RankedSearchTuning): Promise<[Hit[], Hit[]]> {
+  const lite = recording(sqliteRunner(db));
+  const postgres = recording(postgresRunner);
+  const hits = [
+    (await rankInSteps("sqlite", "runSqliteRankedQuery", lite.run, query, { ...OPTIONS, ...options }, tuning)) as unknown as Hit[],
+    (await rankInSteps("postgres", "runPostgresRankedQuery", postgres.run, query, { ...OPTIONS, ...options }, tuning)) as unknown as Hit[],
+  ] as [Hit[], Hit[]];
+  steps.searches += 1;
+  const [, , third] = lite.statements;
+  if (third !== undefined) steps.final += 1;
+  if (third?.includes("rank_fts.rowid <= ?") === true) steps.upTo += 1;
+  if (lite.statements.length === 2 && lite.statements[1]!.includes("UNION ALL")) steps.sampleEnough += 1;
+  return hits;
+}
+
+/**
+ * Both dialects' ids and scores, from the one statement and from the ranked search (with its
+ * thresholds, and with every step walked), all checked equal; the ids are returned.
+ */
 async function bothDialects(db: Database.Database, query: string, limit?: number): Promise<string[]> {
   const options = limit === undefined ? {} : { limit };
-  const lite = searchSqlite(db, query, options);
-  const postgres = await searchPostgres(query, options);
-  expect(postgres.map(({ id, score }) => ({ id, score }))).toStrictEqual(lite.map(({ id, score }) => ({ id, score })));
+  const pairs = (hits: readonly Hit[]) => hits.map(({ id, score }) => ({ id, score }));
+  const lite = pairs(searchSqlite(db, query, options));
+  expect(pairs(await searchPostgres(query, options))).toStrictEqual(lite);
+  expect(pairs((await runSqliteRankedQuery(sqliteRunner(db), query, { ...OPTIONS, ...options })) as unknown as Hit[])).toStrictEqual(lite);
+  expect(pairs((await runPostgresRankedQuery(postgresRunner, query, { ...OPTIONS, ...options })) as unknown as Hit[])).toStrictEqual(lite);
+  for (const hits of await searchInSteps(db, query, options, EVERY_STEP)) expect({ query, limit, hits: pairs(hits) }).toStrictEqual({ query, limit, hits: lite });
   return lite.map((hit) => hit.id);
 }
 
@@ -290,7 +341,7 @@ describe("toRankedRow", () => {
       keyword_tokens: " censo 2022 ",
       text_tokens: "",
       title_phrase: "populacao: 6579 — populacao",
-      lexemes: "6579 populacao censo 2022",
+      lexemes: "i6579 tpopulacao t6579 kcenso k2022",
     });
     expect(toRankedRow({ id: "n", title: "a\0b", url: "u" }).title_phrase).toBe("a\u0360b");
     expect(toRankedRow({ id: "n", title: "\uDFFFa\uD800", url: "u" }).title_phrase).toBe("\u031f\u035fa\u0300\u0320");
