@@ -91,14 +91,14 @@ const EVERY_STEP: RankedSearchTuning = { rareRows: 0, rareEstimate: 0, sampleRow
 /** What the ranked searches did: statements a search, the most values bound at once, and which steps ran. */
 const steps = { searches: 0, sampleEnough: 0, final: 0, upTo: 0, mostParams: 0 };
 
-/** A runner that records the statements it runs. */
-function recording(run: RankedStatementRunner): { run: RankedStatementRunner; statements: string[] } {
+/** A runner that records the statements it runs (and, for SQLite, the most values one binds: D1 takes 100). */
+function recording(run: RankedStatementRunner, sqlite: boolean): { run: RankedStatementRunner; statements: string[] } {
   const statements: string[] = [];
   return {
     statements,
     run: (sql, params) => {
       statements.push(sql);
-      steps.mostParams = Math.max(steps.mostParams, params.length);
+      if (sqlite) steps.mostParams = Math.max(steps.mostParams, params.length);
       return run(sql, params);
     },
   };
@@ -109,8 +109,8 @@ const postgresRunner: RankedStatementRunner = async (sql, params) => (await pg.q
 
 /** The ranked search of both dialects with `tuning`, its steps recorded. */
 async function searchInSteps(db: Database.Database, query: string, options: Partial<RankedQueryOptions>, tuning: RankedSearchTuning): Promise<[Hit[], Hit[]]> {
-  const lite = recording(sqliteRunner(db));
-  const postgres = recording(postgresRunner);
+  const lite = recording(sqliteRunner(db), true);
+  const postgres = recording(postgresRunner, false);
   const hits = [
     (await rankInSteps("sqlite", "runSqliteRankedQuery", lite.run, query, { ...OPTIONS, ...options }, tuning)) as unknown as Hit[],
     (await rankInSteps("postgres", "runPostgresRankedQuery", postgres.run, query, { ...OPTIONS, ...options }, tuning)) as unknown as Hit[],
@@ -158,9 +158,11 @@ describe("buildSqliteRankedQuery and buildPostgresRankedQuery", () => {
       }),
       { numRuns: 30, seed: 35 },
     );
-    // The generator reaches the cases it is built for.
+    // The generator reaches the cases it is built for, and the ranked search each of its steps.
     expect(ties).toBeGreaterThan(8);
     expect(phrases).toBeGreaterThan(0);
+    expect(steps.final).toBeGreaterThan(20);
+    expect(steps.upTo).toBeGreaterThan(2);
   });
 
   it("gives the README's worked example, scores included", async () => {
@@ -278,6 +280,81 @@ describe("buildSqliteRankedQuery and buildPostgresRankedQuery", () => {
   });
 });
 
+describe("runSqliteRankedQuery and runPostgresRankedQuery", () => {
+  /**
+   * A catalogue where "ibge" is in every id (a frequent word), a code is in a few (a rare one),
+   * and the titles tie in groups, so that the limit falls inside a group of equal scores.
+   */
+  const ENTRIES: IndexEntry[] = Array.from({ length: 120 }, (_, i) => ({
+    id: `ibge:${i % 40 === 7 ? "3550308" : String(1000 + i)}/t${i % 3}`,
+    title: i % 5 === 0 ? `Produção de soja — São Paulo (${2000 + (i % 4)})` : `População residente — Município ${i % 7} (${2000 + (i % 4)})`,
+    url: `https://x.org/${i}`,
+    keywords: i % 6 === 0 ? ["ibge", "soja"] : ["município"],
+    text: i % 9 === 0 ? "Código IBGE 3550308, São Paulo" : `Código IBGE ${1000 + i}`,
+  }));
+  const QUERIES = ["ibge:3550308", "ibge 3550308", "ibge", "produção de soja", "soja 2001", "populacao residente", "sao paulo", "sao pa", "pro", "t1", "municipio 3", "ibge soja 2003"];
+  const TUNINGS: RankedSearchTuning[] = [EVERY_STEP, { rareRows: 8, rareEstimate: 8, sampleRows: 2 }, { rareRows: 30, rareEstimate: 30, sampleRows: 1 }];
+
+  it("rank a frequent word with a rare one, with ties at the cut-off, exactly as createIndex, at every limit", async () => {
+    const db = sqliteOf(ENTRIES);
+    await reloadPostgres(ENTRIES);
+    await pg.exec("ANALYZE catalogue");
+    const index = createIndex(ENTRIES);
+    Object.assign(steps, { searches: 0, sampleEnough: 0, final: 0, upTo: 0 });
+    for (const query of QUERIES) {
+      const all = index.search(query, { limit: ENTRIES.length });
+      const scores = searchSqlite(db, query, { limit: ENTRIES.length }).map((hit) => hit.score);
+      // Every limit where the list is cut inside a group of equal scores, and around it.
+      const inside = scores.flatMap((score, i) => (i > 0 && score === scores[i - 1] ? [i] : []));
+      const cuts = [1, 2, 10, all.length - 1, all.length, all.length + 1, ...inside.filter((_, i) => i % Math.ceil(inside.length / 3) === 0)];
+      for (const limit of [...new Set(cuts)].filter((limit) => limit > 0)) {
+        const expected = all.slice(0, limit).map((hit) => hit.id);
+        for (const tuning of TUNINGS) {
+          for (const hits of await searchInSteps(db, query, { limit }, tuning)) expect({ query, limit, tuning, ids: hits.map((hit) => hit.id) }).toStrictEqual({ query, limit, tuning, ids: expected });
+        }
+      }
+    }
+    // Each way out is taken: the sample enough, and the last statement with the rows at the cut-off.
+    expect(steps.sampleEnough).toBeGreaterThan(3);
+    expect(steps.final).toBeGreaterThan(10);
+    expect(steps.upTo).toBeGreaterThan(10);
+    db.close();
+  });
+
+  it("bind at most 100 values a statement on SQLite, at the caps of tokens and rows", async () => {
+    const words = Array.from({ length: SQL_RANKING_LIMITS.maxTokens }, (_, i) => `w${i.toString(36)}x${"y".repeat(i % 4)}`);
+    const entries: IndexEntry[] = words.map((_, i) => ({ id: `e${i}`, title: words.slice(i, i + 3).join(" "), url: `https://x.org/${i}` }));
+    const db = sqliteOf(entries);
+    await reloadPostgres(entries);
+    steps.mostParams = 0;
+    const query = words.join(" ");
+    const expected = createIndex(entries).search(query, { limit: SQL_RANKING_LIMITS.maxLimit }).map((hit) => hit.id);
+    for (const hits of await searchInSteps(db, query, { limit: SQL_RANKING_LIMITS.maxLimit }, EVERY_STEP)) expect(hits.map((hit) => hit.id)).toStrictEqual(expected);
+    for (const hits of await searchInSteps(db, query, { limit: 3 }, EVERY_STEP)) expect(hits.map((hit) => hit.id)).toStrictEqual(expected.slice(0, 3));
+    expect(steps.mostParams).toBeGreaterThan(60);
+    expect(steps.mostParams).toBeLessThanOrEqual(100);
+    db.close();
+  });
+
+  it("return no row without a token or with a limit of 0, and throw McpSearchError as the builders do", async () => {
+    const db = sqliteOf(ENTRIES);
+    let statements = 0;
+    const run: RankedStatementRunner = (sql, params) => {
+      statements += 1;
+      return db.prepare(sql).all(...params) as Record<string, unknown>[];
+    };
+    expect(await runSqliteRankedQuery(run, "de da", OPTIONS)).toStrictEqual([]);
+    expect(await runSqliteRankedQuery(run, "soja", { ...OPTIONS, limit: 0 })).toStrictEqual([]);
+    expect(statements).toBe(0);
+    await expect(runSqliteRankedQuery(run, "soja", { ...OPTIONS, limit: 1001 })).rejects.toThrow(new McpSearchError("runSqliteRankedQuery: the limit 1001 is over 1000, the most rows one ranked query returns."));
+    await expect(runPostgresRankedQuery(postgresRunner, "soja", { table: "x y", order: "position" })).rejects.toThrow(/runPostgresRankedQuery: the table "x y" is not a plain identifier/);
+    await expect(runSqliteRankedQuery(undefined as unknown as RankedStatementRunner, "soja", OPTIONS)).rejects.toThrow(/"run" must be a function/);
+    // The rows come back as the one statement gives them: the chosen columns and the score.
+    expect(await runSqliteRankedQuery(run, "soja", { ...OPTIONS, columns: ["url"], limit: 1 })).toStrictEqual(searchSqlite(db, "soja", { columns: ["url"], limit: 1 }));
+    db.close();
+  });
+});
+
 describe("the where option", () => {
   it("ranks by the rule among the rows the vocabulary's word-start match selects, as filtering createIndex's ranking does", async () => {
     const ibge = createVocabulary({ sourceName: "o IBGE", entries: [{ asked: "renda", source: ["rendimento"] }, { asked: "carros", source: ["automóveis"] }] });
@@ -321,6 +398,21 @@ describe("the where option", () => {
         });
         expect({ query, limit, ids: (db.prepare(lite.sql).all(...lite.params) as Hit[]).map((hit) => hit.id) }).toStrictEqual({ query, limit, ids: expected });
         expect({ query, limit, ids: (await pg.query<Hit>(postgres.sql, [...postgres.params])).rows.map((hit) => hit.id) }).toStrictEqual({ query, limit, ids: expected });
+        // The ranked search binds the condition once a statement, wherever it reads rows.
+        const whereLite = () => {
+          const clause = buildGlobClause(expanded, "title_lc");
+          return { sql: `${clause.sql} AND c.position >= ?`, params: [...clause.params, 1] };
+        };
+        const wherePostgres = (first: number) => {
+          const clause = buildPostgresClause(expanded, "title_lc", { firstParameter: first });
+          return { sql: `${clause.sql} AND c.position >= $${first + clause.params.length}`, params: [...clause.params, 1] };
+        };
+        for (const tuning of [EVERY_STEP, { rareRows: 2, rareEstimate: 2, sampleRows: 1 }]) {
+          const inLite = (await rankInSteps("sqlite", "runSqliteRankedQuery", sqliteRunner(db), query, { ...OPTIONS, limit, where: whereLite }, tuning)) as unknown as Hit[];
+          const inPostgres = (await rankInSteps("postgres", "runPostgresRankedQuery", postgresRunner, query, { ...OPTIONS, limit, where: wherePostgres }, tuning)) as unknown as Hit[];
+          expect({ query, limit, ids: inLite.map((hit) => hit.id) }).toStrictEqual({ query, limit, ids: expected });
+          expect({ query, limit, ids: inPostgres.map((hit) => hit.id) }).toStrictEqual({ query, limit, ids: expected });
+        }
       }
     }
     // The vocabulary reaches "Rendimento…" for "renda", and its word start keeps "Desrendimento" out.
