@@ -21,7 +21,7 @@ export default {
     "src/factory/outcomes.ts",
     "src/factory/deadline.ts",
     "src/factory/options.ts",
-    "src/factory/replies.ts",
+    "src/factory/replies.ts:30-93", // the search reply's cap on results, and the checks it runs
     // the rule ranking
     "src/ranking/create-index.ts",
     // the plural rules at their shortest words (reis, pais, ties, pies): BM25's folding of its

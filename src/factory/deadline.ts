@@ -21,6 +21,7 @@ export function withDeadline<T>(work: Promise<T>, timeoutMs: number, onTimeout?:
       resolve(TIMED_OUT);
       onTimeout?.();
     }, timeoutMs);
+    // Stryker disable next-line OptionalChaining: Node's timers always have unref; the optional call is for other runtimes
     (timer as { unref?: () => void }).unref?.();
   });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
@@ -38,8 +39,10 @@ export function callSignal(request: AbortSignal | undefined, timeoutMs: number):
   readonly release: () => void;
 } {
   const controller = new AbortController();
+  // Stryker disable next-line OptionalChaining: forward only runs when there is a request signal
   const forward = (): void => controller.abort(request?.reason);
   if (request?.aborted === true) forward();
+  // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal fires "abort" at most once, so once only frees the listener sooner
   else request?.addEventListener("abort", forward, { once: true });
   return {
     signal: controller.signal,
@@ -54,5 +57,6 @@ export function requestSignal(extra: unknown): AbortSignal | undefined {
   const v2 = (extra as { mcpReq?: { signal?: unknown } }).mcpReq?.signal;
   const v1 = (extra as { signal?: unknown }).signal;
   const signal = v2 ?? v1;
+  // Stryker disable next-line StringLiteral: AbortSignal is a global in every Node this package supports
   return typeof AbortSignal !== "undefined" && signal instanceof AbortSignal ? signal : undefined;
 }

@@ -10,6 +10,7 @@ import {
   type IndexEntry,
   type SearchOptions,
 } from "../../src/index.js";
+import { ByteReader } from "../../src/ranking/bytes.js";
 
 /**
  * The rule, read literally (README "How ranking works"): per query token, the weighted field
@@ -305,5 +306,67 @@ describe("createIndex: its option checks, and updates against a fresh build", ()
     // exact: 10 + 3 (title) + 5 (phrase) = 18; prefix: 10 + 1.5 + 5 = 16.5; ties would keep insertion order.
     expect(index.search("soja").map((hit) => hit.id)).toStrictEqual(["exact", "prefix"]);
     expect(index.search("soja")).toStrictEqual(createIndex([entry("c", "Milho"), entry("prefix", "Sojas"), entry("exact", "Soja")]).search("soja"));
+  });
+});
+
+describe("createIndex: the rule at its edges", () => {
+  it("refuses a ranking it does not know, and a language, naming the choices", () => {
+    expect(() => createIndex([], { ranking: "cosine" as never })).toThrow(new McpSearchError('Unknown ranking "cosine": use "rule" or "bm25".'));
+    expect(() => createIndex([], { ranking: "bm25", language: "fr" as never })).toThrow(new McpSearchError('Unknown language "fr": use "auto", "pt", "es", "en".'));
+    expect(() => createIndex([], { ranking: "bm25", fallbackLanguage: "de" as never })).toThrow(new McpSearchError('Unknown fallbackLanguage "de": use "pt", "es", "en".'));
+  });
+
+  it("saves the rule's stopwords, weights and phrase bonus with a snapshot, so another rule is refused", () => {
+    const bytes = createIndex([entry("a", "Soja")]).snapshot();
+    const reader = new ByteReader(bytes, 12, bytes.length - 4);
+    const stopwords = "a o as os um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou the of in and for by".split(" ");
+    expect(reader.strings()).toStrictEqual(["rule", JSON.stringify({ stopwords: stopwords.sort(), weights: [[1, 10], [2, 3], [4, 2], [8, 1]], phrase: 10 })]);
+  });
+
+  it("gives no phrase bonus to a query under 3 characters", () => {
+    const entries = [entry("kw", "Other", { keywords: ["ab"], text: "ab" }), entry("title", "ab")];
+    // Both score 10 + 3: the keyword (2) and the text (1) against the title (3); a bonus would reorder them.
+    expect(createIndex(entries).search("ab").map((hit) => hit.id)).toStrictEqual(["kw", "title"]);
+    expect(createIndex(entries).search("ab")).toStrictEqual(plainSearch(entries, "ab"));
+  });
+
+  it("finds an entry without keywords or text by its id and title only", () => {
+    const index = createIndex([entry("plain", "Soja")]);
+    expect(index.search("here")).toStrictEqual([]);
+    expect(index.search("stryker")).toStrictEqual([]);
+  });
+
+  it("counts every match with searchWithTotal, at the default limit when none is given", () => {
+    const entries = Array.from({ length: 12 }, (_, i) => entry(`e${i}`, "Soja"));
+    const { results, total } = createIndex(entries).searchWithTotal("soja");
+    expect({ ids: results.map((hit) => hit.id), total }).toStrictEqual({ ids: entries.slice(0, DEFAULT_LIMIT).map((e) => e.id), total: 12 });
+  });
+
+  it.each([8, 1100])("reads postings whose gaps take several bytes (an entry %d places on)", (gap) => {
+    const entries = Array.from({ length: gap }, (_, i) => entry(`e${i}`, "Other"));
+    entries[gap - 1] = entry("qq", "Other");
+    const index = createIndex(entries);
+    expect(index.search("qq").map((hit) => hit.id)).toStrictEqual(["qq"]);
+    expect(index.search("other")).toHaveLength(Math.min(gap, DEFAULT_LIMIT));
+  });
+
+  it("scans only the added terms that share the query's prefix", () => {
+    const index = createIndex([]);
+    index.add(entry("a", "Apple"));
+    index.add(entry("z", "Zebra"));
+    index.add(entry("b", "Banana"));
+    expect(index.search("apple").map((hit) => hit.id)).toStrictEqual(["a"]);
+    expect(index.search("banana").map((hit) => hit.id)).toStrictEqual(["b"]);
+  });
+
+  it("removes, replaces and compacts through the index's own methods", () => {
+    const index = createIndex([entry("a", "Soja"), entry("b", "Milho"), entry("c", "Soja e milho")]);
+    index.remove("a");
+    index.replace(entry("b", "Soja"));
+    expect(index.search("soja").map((hit) => hit.id)).toStrictEqual(["b", "c"]);
+    index.compact();
+    expect(index.compactStep()).toBe(true);
+    expect(index.search("soja").map((hit) => hit.id)).toStrictEqual(["b", "c"]);
+    expect([index.size, index.has("a"), index.has("b")]).toStrictEqual([2, false, true]);
   });
 });

@@ -112,6 +112,7 @@ function checkCacheFolder(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const info = statSync(dir);
   if (!info.isDirectory()) throw new Error(`--cache ${dir} is not a folder.`);
+  // Stryker disable next-line OptionalChaining: process.getuid exists wherever these modes mean anything (not on Windows)
   const uid = process.getuid?.();
   if (uid === undefined) return;
   if (info.uid !== uid) {
@@ -132,6 +133,7 @@ function readSnapshotFile(path: string, fingerprint: string, idOf: (relative: st
   let head: { magic?: unknown; version?: unknown; fingerprint?: unknown; files?: unknown; index?: unknown; sha256?: unknown };
   try {
     head = JSON.parse(bytes.subarray(0, end).toString("utf8")) as typeof head;
+    // Stryker disable next-line BlockStatement: a header left unparsed fails the magic check below with the same sentence
   } catch {
     throw new Error("it is not an mcp-search snapshot");
   }

@@ -1,4 +1,4 @@
-import { constants, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { constants, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -193,6 +193,14 @@ describe("readInside", () => {
     expect(NODE_FILE_SYSTEM.descriptorPath(1 << 30)).toBeUndefined();
   });
 
+  it.runIf(process.platform === "linux")("closes every file it opens, read or refused", () => {
+    readInside(root, "sub/a.md", 1 << 20);
+    readInside(root, "sub/a.md", 1);
+    // No descriptor of this process names the file any more (another file's may reuse a number).
+    const named = readdirSync("/proc/self/fd").map((fd) => NODE_FILE_SYSTEM.descriptorPath(Number(fd)));
+    expect(named).not.toContain(join(root, "sub", "a.md"));
+  });
+
   it("keeps what it read of a file that shrank since its stat", () => {
     let calls = 0;
     const fs = faked({ read: (fd, buffer, offset, length, position) => (calls++ === 0 ? NODE_FILE_SYSTEM.read(fd, buffer, offset, 4, position) : 0) });
@@ -277,6 +285,8 @@ describe("parseId", () => {
     ["doc:a#2/b.md", { ok: true, relative: "a#2/b.md", page: 1 }],
     ["a/b.md#4", { ok: true, relative: "a/b.md", page: 4 }],
     ["doc:..", { ok: false, why: "outside" }],
+    ["doc:./..", { ok: false, why: "outside" }],
+    ["doc:.", { ok: false, why: "empty" }],
     ["doc:/", { ok: false, why: "empty" }],
     ["doc:.\\", { ok: false, why: "empty" }],
     ["file://host/srv/docs/a.md", { ok: false, why: "invalid" }],

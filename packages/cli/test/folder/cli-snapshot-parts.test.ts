@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { chmodSync, chownSync, closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -119,6 +119,29 @@ describe("openSnapshotCache: save and load", () => {
     expect(loadIndex(new Uint8Array(indexBytes)).search("alpha")).toStrictEqual(index.search("alpha"));
   });
 
+  it("keeps a file read in part, and only that one, marked so", () => {
+    const dir = cacheFolder();
+    const files = new Map<string, SnapshotFile>([...FILES, ["a.md", { ...FILES.get("a.md")!, partial: true }]]);
+    open(dir).cache.save(INDEX(), files);
+    expect(load(dir).loaded?.files).toStrictEqual(files);
+  });
+
+  it.runIf(process.platform === "linux")("closes every file it opens, loading and saving", () => {
+    const dir = cacheFolder();
+    const { cache } = open(dir);
+    cache.save(INDEX(), FILES);
+    cache.load();
+    // No descriptor of this process names a file of the cache folder any more.
+    const named = readdirSync("/proc/self/fd").map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return "";
+      }
+    });
+    expect(named.filter((path) => path.startsWith(dir))).toStrictEqual([]);
+  });
+
   it("gives nothing and says nothing when there is no snapshot", () => {
     expect(load(cacheFolder())).toStrictEqual({ loaded: undefined, lines: [] });
   });
@@ -147,6 +170,7 @@ describe("openSnapshotCache: a snapshot is trusted only when every check passes"
 
   it.each([
     ["no header line", () => "not a snapshot", "it is not an mcp-search snapshot"],
+    ["a header with no line break after it", () => `${JSON.stringify({ magic: "mcp-search-snapshot", version: 3, fingerprint: JSON.stringify({ root: ROOT, ...OPTIONS }) })}x`, "it is not an mcp-search snapshot"],
     ["a header that is not JSON", () => "{nope\n", "it is not an mcp-search snapshot"],
     ["a header that is null", () => "null\n", "it is not an mcp-search snapshot"],
   ])("refuses %s", (_kind, text, why) => {
@@ -163,6 +187,7 @@ describe("openSnapshotCache: a snapshot is trusted only when every check passes"
     ["a table length that is no integer", { files: 1.5 }, "its length does not match its header"],
     ["an index length that is no integer", { index: "12" }, "its length does not match its header"],
     ["a table length one too long", { files: JSON.stringify(ROWS).length + 1 }, "its length does not match its header"],
+    ["lengths in halves that add up", { files: JSON.stringify(ROWS).length + 0.5, index: INDEX().snapshot().length - 0.5 }, "its length does not match its header"],
     ["an index length one too short", { index: INDEX().snapshot().length - 1 }, "its length does not match its header"],
     ["a checksum of other content", { sha256: createHash("sha256").update("other").digest("hex") }, "its content does not match its checksum"],
   ])("refuses a header with %s", (_kind, head, why) => {
@@ -196,6 +221,9 @@ describe("openSnapshotCache: a snapshot is trusted only when every check passes"
     ["a title that is no string", [["a.md", 1, 1, 1, 5, "markdown"], beta, huge]],
     ["a format that is no string", [["a.md", 1, 1, 1, "Alpha", 5], beta, huge]],
     ["a row cut short", [alpha, beta, ["huge.md", 1, 1, 1]]],
+    ["a skipped file marked as read in part", [alpha, beta, ["huge.md", 1, 1, 1, null, null, 1]]],
+    ["a mark other than 1", [["a.md", 1, 1, 1, "Alpha", "markdown", true], beta, huge]],
+    ["a mark of 0", [["a.md", 1, 1, 1, "Alpha", "markdown", 0], beta, huge]],
   ])("refuses %s as malformed", (_kind, table) => {
     const dir = cacheFolder();
     forge(dir, table);
