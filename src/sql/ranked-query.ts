@@ -264,7 +264,7 @@ function buildRankedQuery(name: DialectName, builder: string, query: string, opt
  *
  * @example
  * const { sql, params } = buildSqliteRankedQuery("cultivo de soja", { table: "catalogue", order: "position", limit: 5 });
- * params; // => [" cultivo ", " cultivo", " soja ", " soja", "cultivo de soja", '"icultivo"* OR "tcultivo"* OR … OR "xsoja"*', 5]
+ * params; // => [" cultivo ", " cultivo", " soja ", " soja", "cultivo de soja", '("icultivo"* OR "tcultivo"* OR … OR "xsoja"*)', 5]
  * env.DB.prepare(sql).bind(...params).all(); // D1; with better-sqlite3: db.prepare(sql).all(...params)
  */
 export function buildSqliteRankedQuery(query: string, options: RankedQueryOptions): RankedQuery {
@@ -285,7 +285,7 @@ export function buildSqliteRankedQuery(query: string, options: RankedQueryOption
  *
  * @example
  * const { sql, params } = buildPostgresRankedQuery("soja", { table: "catalogue", order: "position" });
- * params; // => [" soja ", " soja", "soja", "Isoja | Tsoja | Ksoja | Xsoja", 10]
+ * params; // => [" soja ", " soja", "soja", "(Isoja | Tsoja | Ksoja | Xsoja)", 10]
  * await pool.query(sql, params); // node-postgres; PGlite's db.query takes the same
  */
 export function buildPostgresRankedQuery(query: string, options: RankedQueryOptions): RankedQuery {
