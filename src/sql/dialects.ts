@@ -54,7 +54,7 @@ export interface Dialect {
   /** The search expression bound for a search. */
   search(search: TermSearch): string;
   /** The caller's `where`, bound once: a CTE (SQLite) or a condition repeated with the same placeholders (PostgreSQL). */
-  allowed(where: RankedWhere | undefined, params: (string | number)[], bind: (value: string | number) => string): Allowed;
+  allowed(where: RankedWhere | undefined, params: (string | number)[]): Allowed;
   /** The condition on the table `c` that its row is one the bound search finds. */
   condition(search: string): string;
   /** Every row the bound search finds, as `rank_row`; with `upTo` (a placeholder), those whose order value is at most it. */
@@ -64,7 +64,7 @@ export interface Dialect {
    * is known to find many rows (PostgreSQL then walks the order column's index unbounded).
    */
   firstRows(search: string, count: number, filter: ((key: string) => string) | undefined, frequent: boolean): string;
-  /** Among the first `scan` rows of the search, the first `count` whose title holds the bound phrase. */
+  /** The first `count` rows of the search whose title holds the bound phrase, among its first `scan` rows (PostgreSQL: among the table's first `scan` rows in order). */
   phraseRows(search: string, scan: number, phrase: string, count: number, filter?: (key: string) => string): string;
   /** How many rows hold the bound token (one value, [a-z0-9]) in `field`, exactly or as a prefix, counted up to `cap`. */
   count(token: string, field: number, prefix: boolean, cap: number): string;
@@ -104,8 +104,7 @@ function sqlite(builder: string, options: TableOptions): Dialect {
     key: "c.rowid",
     // Tokens are [a-z0-9]: no quote to escape inside the FTS5 strings.
     search: (search) => render(search, ({ token, field, prefix }) => `"${TAGS[field]}${token}"${prefix ? "*" : ""}`, " AND ", " OR "),
-    allowed(where, params, bind) {
-      void bind;
+    allowed(where, params) {
       const sql = whereOf(builder, where, params);
       if (sql === undefined) return {};
       // Bound once, read by every part: a view of the rows the caller allows.

@@ -192,7 +192,7 @@ export function renderRanking(query: ReadQuery, options: RankedQueryOptions, dia
   ]);
   if (query.phrase !== undefined) needles.push(`${dialect.text(bind(query.phrase))} AS rank_phrase`);
   const lines = [`WITH rank_query AS MATERIALIZED (SELECT ${needles.join(", ")}),`];
-  const allowed = dialect.allowed(options.where, params, bind);
+  const allowed = dialect.allowed(options.where, params);
   if (allowed.cte !== undefined) lines.push(`${allowed.cte},`);
   const hits = query.tokens.map((_, i) =>
     FIELDS.map(
