@@ -42,7 +42,6 @@ export function callSignal(request: AbortSignal | undefined, timeoutMs: number):
   // Stryker disable next-line OptionalChaining: forward only runs when there is a request signal
   const forward = (): void => controller.abort(request?.reason);
   if (request?.aborted === true) forward();
-  // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal fires "abort" at most once, so once only frees the listener sooner
   else request?.addEventListener("abort", forward, { once: true });
   return {
     signal: controller.signal,

@@ -181,6 +181,16 @@ describe("the snapshot's checks at their boundaries", () => {
     }
   });
 
+  it.each([
+    ['"language":"auto"', '"language":"aut0"'],
+    ['"fallback":"en"', '"fallback":"eX"'],
+  ])("refuses a BM25 snapshot whose settings name a language it does not know (%s as %s)", (written, forgedAs) => {
+    const bytes = createIndex([{ id: "a", title: "Zip", url: "https://x.org/a" }], { ranking: "bm25" }).snapshot();
+    const at = new TextDecoder().decode(bytes).indexOf(written);
+    const other = forged(bytes, (copy) => copy.set(new TextEncoder().encode(forgedAs), at));
+    expect(() => loadIndex(other)).toThrow(/^The index snapshot was ranked with other "bm25" settings/);
+  });
+
   it("gives bytes that own their buffer, nothing past their end", () => {
     const bytes = createIndex([{ id: "a", title: "Zip", url: "https://x.org/a" }]).snapshot();
     expect(bytes.byteOffset).toBe(0);

@@ -222,7 +222,6 @@ function descriptorPath(fd: number): string | undefined {
   if (process.platform !== "linux") return undefined;
   try {
     return readlinkSync(`/proc/self/fd/${fd}`);
-    // Stryker disable next-line BlockStatement: an empty catch returns undefined all the same
   } catch {
     return undefined;
   }
@@ -375,7 +374,6 @@ function webUrl(value: string): URL | undefined {
   try {
     const url = new URL(value);
     return url.protocol === "https:" || url.protocol === "http:" ? url : undefined;
-    // Stryker disable next-line BlockStatement: an empty catch returns undefined all the same
   } catch {
     return undefined;
   }

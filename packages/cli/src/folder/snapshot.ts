@@ -133,7 +133,6 @@ function readSnapshotFile(path: string, fingerprint: string, idOf: (relative: st
   let head: { magic?: unknown; version?: unknown; fingerprint?: unknown; files?: unknown; index?: unknown; sha256?: unknown };
   try {
     head = JSON.parse(bytes.subarray(0, end).toString("utf8")) as typeof head;
-    // Stryker disable next-line BlockStatement: a header left unparsed fails the magic check below with the same sentence
   } catch {
     throw new Error("it is not an mcp-search snapshot");
   }

@@ -196,7 +196,6 @@ function hostnameOf(value: string | undefined): string | undefined {
   if (value === undefined || value === "") return undefined;
   try {
     return bareAddress(new URL(`http://${value}`).hostname);
-    // Stryker disable next-line BlockStatement: an empty catch returns undefined all the same
   } catch {
     return undefined;
   }
@@ -206,7 +205,6 @@ function hostnameOf(value: string | undefined): string | undefined {
 function safeHost(origin: string): string | undefined {
   try {
     return new URL(origin).host;
-    // Stryker disable next-line BlockStatement: an empty catch returns undefined all the same
   } catch {
     return undefined;
   }

@@ -257,13 +257,16 @@ describe("openSnapshotCache: a snapshot is trusted only when every check passes"
     expect(load(twice)).toStrictEqual({ loaded: undefined, lines: [ignored(twice, "its file table and its index disagree")] });
   });
 
-  it("refuses every byte flipped, one at a time, in a small snapshot", () => {
+  it("refuses every byte of the header line flipped, and a flipped first or last byte of the table and of the index", () => {
     const dir = cacheFolder();
     const small = createIndex([{ id: "doc:a.md", title: "A", url: "u", text: "t" }]);
     open(dir).cache.save(small, new Map([["a.md", { size: 1, modified: 1, changed: 1, title: "A", format: "text" }]]));
     const bytes = readFileSync(snapshotPath(dir));
+    const end = bytes.indexOf(10);
+    const tableLength = (JSON.parse(bytes.subarray(0, end).toString("utf8")) as { files: number }).files;
+    const places = [...Array.from({ length: end + 1 }, (_, at) => at), end + 1, end + tableLength, end + tableLength + 1, bytes.length - 1];
     const accepted: number[] = [];
-    for (let at = 0; at < bytes.length; at++) {
+    for (const at of places) {
       const flipped = Buffer.from(bytes);
       flipped[at] = flipped[at]! ^ 0x01;
       writeFileSync(snapshotPath(dir), flipped);
