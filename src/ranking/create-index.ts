@@ -33,7 +33,7 @@ export { normalizeText };
 export interface IndexEntry {
   /** What `fetch` is called with, unique in the index; it weighs most (10) when a query token equals it or a token of it. */
   readonly id: string;
-  /** The title a search result shows; its tokens weigh 3, and holding the query as a phrase adds 10. */
+  /** The title a search result shows; its tokens weigh 3, and holding the query as a phrase adds 5. */
   readonly title: string;
   /** The public address a result carries, for the model to cite; `resolve` accepts it for the id. */
   readonly url: string;
@@ -330,6 +330,7 @@ const TOKEN_SCORE = new Uint8Array(256).map((_, masks) => {
   }
   return half;
 });
+/** The phrase bonus in half points: 5 points. */
 const PHRASE_BONUS = 10;
 
 
