@@ -12,7 +12,7 @@ import { TAGS, type IndexTerm, type TermSearch } from "./terms.js";
 export const QUALIFIED = /^(?:[A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The caller's condition on the rows (`RankedQueryOptions.where`). */
-export type RankedWhere = (firstParameter: number) => { readonly sql: string; readonly params: readonly (string | number)[] };
+type RankedWhere = (firstParameter: number) => { readonly sql: string; readonly params: readonly (string | number)[] };
 
 /** What a dialect reads of the options (`RankedQueryOptions`, checked before). */
 interface TableOptions {
@@ -22,7 +22,7 @@ interface TableOptions {
 }
 
 /** The longest prefix PostgreSQL's `ranked_lexeme_vector` indexes; a longer one is searched by its first 8 characters. */
-export const PREFIX_LENGTH = 8;
+const PREFIX_LENGTH = 8;
 
 /** PostgreSQL: the rows of the order column's index that a sample's first-rows search reads at most. */
 const FIRST_SCAN = 5000;
@@ -30,7 +30,7 @@ const FIRST_SCAN = 5000;
 export type DialectName = "sqlite" | "postgres";
 
 /** The caller's condition as a statement uses it. */
-export interface Allowed {
+interface Allowed {
   /** A CTE to write after `rank_query` (SQLite), its values already bound. */
   readonly cte?: string;
   /** The condition for the row whose key (rowid or order column) is `key`; undefined with no `where`. */

@@ -156,7 +156,7 @@ export function readQuery(builder: string, query: string, options: RankedQueryOp
 }
 
 /** What one ranking statement scores: its candidates, and the rows tied at a score that a search adds. */
-export interface RankingParts {
+interface RankingParts {
   /** The candidates: every row the search finds, and the first `count` rows of each search in `first`. */
   readonly all?: TermSearch;
   readonly first?: readonly { readonly search: TermSearch; readonly count: number; readonly frequent: boolean }[];

@@ -31,7 +31,7 @@ interface FrequentPair {
 }
 
 /** What the ranked search knows of a query once its pairs are counted. */
-export interface TopKPlan {
+interface TopKPlan {
   /** The terms whose every row is scored. */
   readonly rare: readonly IndexTerm[];
   /** The pairs left to the ceilings. */
