@@ -50,6 +50,139 @@ describe("envelop: the cap on a reply's size", () => {
   });
 });
 
+describe("the outcomes of a call", () => {
+  const schemas = contractSchemas("en");
+  const contextOf = (options: Partial<typeof baseOptions> = {}): OutcomeContext => ({
+    options: { ...baseOptions, ...options },
+    texts: localeTexts("en"),
+    timeoutMs: 250,
+    outputs: {
+      search: options.extendOutputSchema?.(schemas.searchOutputSchema, "search") ?? schemas.searchOutputSchema,
+      fetch: options.extendOutputSchema?.(schemas.fetchDocumentSchema, "fetch") ?? schemas.fetchDocumentSchema,
+    },
+  });
+  const CLASSE = Symbol.for("br.com.sidneybissoli.mcp/classe-do-erro");
+  const errorOf = (text: string) => ({ isError: true, content: [{ type: "text", text }] });
+  const DOCUMENT = { id: "doc:1", title: "T", text: "body", url: "u" };
+
+  it("marks each library class on its result, under the registered symbol, not enumerable", () => {
+    expect(CLASSE_KEY).toBe("br.com.sidneybissoli.mcp/classe-do-erro");
+    const settled = [notFound(contextOf(), "doc:9"), timedOut(contextOf(), "search"), badReply(contextOf(), "fetch", { kind: "empty", path: "id" })];
+    expect(settled.map(({ classe, result }) => [classe, (result as unknown as Record<symbol, unknown>)[CLASSE]])).toStrictEqual([
+      ["nao_encontrado", "nao_encontrado"],
+      ["tempo_esgotado", "tempo_esgotado"],
+      ["resposta_invalida", "resposta_invalida"],
+    ]);
+    for (const { result } of settled) expect(Object.getOwnPropertyDescriptor(result, CLASSE)?.enumerable).toBe(false);
+    expect(settled.map(({ result }) => result)).toStrictEqual([
+      errorOf('No document has the id "doc:9". Use an id returned by the search tool.'),
+      errorOf("The search tool did not answer within its limit of 250 ms; try again later."),
+      errorOf("The fetch tool returned a reply outside the contract: id must not be empty."),
+    ]);
+  });
+
+  it("says notFound's message when it gives a string, else the locale's", () => {
+    expect(notFound(contextOf({ notFound: (id) => `gone: ${id}` }), "doc:9").result).toStrictEqual(errorOf("gone: doc:9"));
+    expect(notFound(contextOf({ notFound: () => 5 as never }), "doc:9").result).toStrictEqual(errorOf('No document has the id "doc:9". Use an id returned by the search tool.'));
+  });
+
+  it("says onError's message when it gives a string, else the thrown message in the locale's sentence", () => {
+    const boom = new Error("boom");
+    expect(failure(contextOf({ onError: () => "custom" }), "search", boom).result).toStrictEqual(errorOf("custom"));
+    expect(failure(contextOf({ onError: () => 5 as never }), "search", boom).result).toStrictEqual(errorOf("The search tool failed: boom"));
+    const throwing = () => {
+      throw new Error("onError broke");
+    };
+    expect(failure(contextOf({ onError: throwing }), "fetch", boom).result).toStrictEqual(errorOf("The fetch tool failed: boom"));
+    expect(failure(contextOf(), "fetch", boom)).toStrictEqual({ result: errorOf("The fetch tool failed: boom"), classe: "" });
+  });
+
+  it.each([
+    [0xd7ff, false],
+    [0xd800, true],
+    [0xdbff, true],
+    [0xdc00, false],
+  ])("cuts an error text before a code unit %s at the cap only when it starts a surrogate pair: %s", (unit, starts) => {
+    const text = `${"y".repeat(MAX_ERROR_CHARS - 2)}${String.fromCharCode(unit)}zzz`;
+    expect(capErrorText(text)).toBe(`${text.slice(0, starts ? MAX_ERROR_CHARS - 2 : MAX_ERROR_CHARS - 1)}…`);
+  });
+
+  it("checks structured extras against the extended schema: a valid reply passes, an invalid field is named", () => {
+    const extendOutputSchema = (schema: z.ZodObject) => schema.extend({ provenance: z.object({ source: z.string() }).optional() });
+    const context = contextOf({ extendOutputSchema });
+    const ok = envelop(context, "fetch", DOCUMENT, { structured: { provenance: { source: "IBGE" } } });
+    expect(ok.classe).toBe("");
+    expect(ok.result.structuredContent).toStrictEqual({ ...DOCUMENT, provenance: { source: "IBGE" } });
+    const bad = envelop(context, "fetch", DOCUMENT, { structured: { provenance: { source: 5 } } });
+    expect(bad.classe).toBe("resposta_invalida");
+    expect(bad.result.content[0]?.text).toMatch(/^The fetch tool returned a reply outside the contract: provenance\.source is invalid \(.+\)\.$/);
+  });
+
+  it("checks structured extras even without an extended schema, and names an undeclared one", () => {
+    const settled = envelop(contextOf(), "search", { results: [] }, { structured: { extra: 1 } });
+    expect(settled.result).toStrictEqual(
+      errorOf("The search tool returned a reply outside the contract: extras.structured.extra is not declared in the output schema; declare it with extendOutputSchema."),
+    );
+  });
+
+  it("names an undeclared key inside the contract object by its own path, and one in a list by its position", () => {
+    const extendOutputSchema = (schema: z.ZodObject) =>
+      schema.extend({ metadata: z.object({ pages: z.number() }).optional(), items: z.array(z.object({ a: z.string() })).optional() });
+    const context = contextOf({ extendOutputSchema });
+    expect(envelop(context, "fetch", { ...DOCUMENT, metadata: { pages: 2, secret: true } }, undefined).result).toStrictEqual(
+      errorOf("The fetch tool returned a reply outside the contract: metadata.secret is not declared in the output schema; declare it with extendOutputSchema."),
+    );
+    expect(envelop(context, "fetch", DOCUMENT, { structured: { items: [{ a: "1" }, { a: "2", b: 3 }] } }).result).toStrictEqual(
+      errorOf("The fetch tool returned a reply outside the contract: extras.structured.items[1].b is not declared in the output schema; declare it with extendOutputSchema."),
+    );
+    expect(envelop(context, "fetch", DOCUMENT, { structured: { items: [{ a: "1" }, { a: "2" }] } }).classe).toBe("");
+  });
+
+  it.each([
+    ["metadata JSON refuses", { ...DOCUMENT, metadata: { n: 1n } }, undefined, "metadata cannot be converted to JSON (Do not know how to serialize a BigInt)"],
+    ["a structured field JSON refuses", DOCUMENT, { structured: { ok: 1, n: 2n } }, "extras.structured.n cannot be converted to JSON (Do not know how to serialize a BigInt)"],
+    ["a meta field whose getter throws", DOCUMENT, { meta: { get broken(): never { throw new Error("no getter"); } } }, "extras.meta.broken cannot be converted to JSON (no getter)"],
+    ["structured whose own getter throws", DOCUMENT, { get structured(): never { throw new Error("no structured"); } }, "extras.structured cannot be converted to JSON (no structured)"],
+    ["a string past V8's limit", { ...DOCUMENT, metadata: { huge: { toJSON: () => { throw new RangeError("Invalid string length"); } } } }, undefined, `the reply is too large to serialise as JSON (the limit is ${MAX_REPLY_CHARS} characters); shorten the text`],
+    ["a structured field past V8's limit", DOCUMENT, { structured: { huge: { toJSON: () => { throw new RangeError("Invalid string length"); } } } }, `the reply is too large to serialise as JSON (the limit is ${MAX_REPLY_CHARS} characters); shorten the text`],
+  ])("names where %s", (_kind, object, extras, problem) => {
+    const settled = envelop(contextOf(), "fetch", object as object, extras as never);
+    expect(settled.classe).toBe("resposta_invalida");
+    expect(settled.result).toStrictEqual(errorOf(`The fetch tool returned a reply outside the contract: ${problem}.`));
+  });
+});
+
+describe("checkSearchReply: the cap on results", () => {
+  const hit = (n: number) => ({ id: `doc:${n}`, title: `T${n}`, url: `u${n}`, score: n });
+  const kept = (n: number) => ({ id: `doc:${n}`, title: `T${n}`, url: `u${n}` });
+
+  it("keeps the first `limit` hits as { id, title, url }, and never reads past them", () => {
+    expect(checkSearchReply([hit(1), hit(2), hit(3)], 2)).toStrictEqual({ value: { results: [kept(1), kept(2)], extras: undefined } });
+    expect(checkSearchReply([hit(1), hit(2)], 2)).toStrictEqual({ value: { results: [kept(1), kept(2)], extras: undefined } });
+    expect(checkSearchReply([hit(1), "not a hit"], 1)).toStrictEqual({ value: { results: [kept(1)], extras: undefined } });
+  });
+
+  it("reads { results, extras }", () => {
+    const extras = { meta: { took: 3 } };
+    expect(checkSearchReply({ results: [hit(1)], extras }, 10)).toStrictEqual({ value: { results: [kept(1)], extras } });
+  });
+
+  it.each([
+    ["a string", "x", { kind: "type", path: "", expected: "searchReply", received: "string" }],
+    ["null", null, { kind: "type", path: "", expected: "searchReply", received: "null" }],
+    ["results that are no list", { results: "x" }, { kind: "type", path: "results", expected: "list", received: "string" }],
+    ["extras that are no object", { results: [], extras: [] }, { kind: "type", path: "extras", expected: "object", received: "array" }],
+    ["structured extras that are no object", { results: [], extras: { structured: 1 } }, { kind: "type", path: "extras.structured", expected: "object", received: "number" }],
+    ["meta extras that are no object", { results: [], extras: { meta: null } }, { kind: "type", path: "extras.meta", expected: "object", received: "null" }],
+    ["a hit that is no object", [hit(1), [hit(2)]], { kind: "type", path: "results[1]", expected: "object", received: "array" }],
+    ["a hit with an empty id", [{ id: "", title: "T", url: "u" }], { kind: "empty", path: "results[0].id" }],
+    ["a hit without a title", [{ id: "doc:1", url: "u" }], { kind: "type", path: "results[0].title", expected: "string", received: "undefined" }],
+    ["a hit with a numeric url", [{ id: "doc:1", title: "", url: 7 }], { kind: "type", path: "results[0].url", expected: "string", received: "number" }],
+  ])("names the first problem of %s", (_kind, reply, problem) => {
+    expect(checkSearchReply(reply, 10)).toStrictEqual({ problem });
+  });
+});
+
 describe("validateOptions: the caps a server sets", () => {
   const server = { registerTool: () => undefined };
   const fails = (message: string) => new McpSearchError(`registerDeepResearchTools: ${message}`);
