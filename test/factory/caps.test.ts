@@ -36,15 +36,14 @@ describe("envelop: the cap on a reply's size", () => {
     expect(MAX_REPLY_CHARS).toBe(52_428_800);
   });
 
-  it("lets a reply of exactly the cap through, extras counted, and refuses one character more", () => {
-    // Two replies of 50 MiB: the text block and the extras' JSON share the cap.
-    const meta = { copy: "b".repeat(1000) };
-    const extrasSize = JSON.stringify({ meta }).length;
-    const exact = envelop(context, "fetch", documentOf(MAX_REPLY_CHARS - extrasSize), { meta });
+  it("lets a reply of exactly the cap through, and refuses one character more, extras counted", () => {
+    // Two replies of 50 MiB: the first all text block, the second shared with the extras' JSON.
+    const exact = envelop(context, "fetch", documentOf(MAX_REPLY_CHARS), undefined);
     expect(exact.classe).toBe("");
-    expect((exact.result.content[0]?.text.length ?? 0) + extrasSize).toBe(MAX_REPLY_CHARS);
+    expect(exact.result.content[0]?.text.length).toBe(MAX_REPLY_CHARS);
     expect("isError" in exact.result).toBe(false);
-    const over = envelop(context, "fetch", documentOf(MAX_REPLY_CHARS - extrasSize + 1), { meta });
+    const meta = { copy: "b".repeat(1000) };
+    const over = envelop(context, "fetch", documentOf(MAX_REPLY_CHARS - JSON.stringify({ meta }).length + 1), { meta });
     expect(over.classe).toBe("resposta_invalida");
     expect(over.result).toStrictEqual({ isError: true, content: [{ type: "text", text: tooLarge(MAX_REPLY_CHARS + 1) }] });
   });
