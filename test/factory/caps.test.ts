@@ -56,8 +56,8 @@ describe("the outcomes of a call", () => {
     texts: localeTexts("en"),
     timeoutMs: 250,
     outputs: {
-      search: options.extendOutputSchema?.(schemas.searchOutputSchema, "search") ?? schemas.searchOutputSchema,
-      fetch: options.extendOutputSchema?.(schemas.fetchDocumentSchema, "fetch") ?? schemas.fetchDocumentSchema,
+      search: options.extendOutputSchema?.(schemas.searchOutputSchema) ?? schemas.searchOutputSchema,
+      fetch: options.extendOutputSchema?.(schemas.fetchDocumentSchema) ?? schemas.fetchDocumentSchema,
     },
   });
   const CLASSE = Symbol.for("br.com.sidneybissoli.mcp/classe-do-erro");
@@ -111,7 +111,7 @@ describe("the outcomes of a call", () => {
     const context = contextOf({ extendOutputSchema });
     const ok = envelop(context, "fetch", DOCUMENT, { structured: { provenance: { source: "IBGE" } } });
     expect(ok.classe).toBe("");
-    expect(ok.result.structuredContent).toStrictEqual({ ...DOCUMENT, provenance: { source: "IBGE" } });
+    expect((ok.result as { structuredContent?: unknown }).structuredContent).toStrictEqual({ ...DOCUMENT, provenance: { source: "IBGE" } });
     const bad = envelop(context, "fetch", DOCUMENT, { structured: { provenance: { source: 5 } } });
     expect(bad.classe).toBe("resposta_invalida");
     expect(bad.result.content[0]?.text).toMatch(/^The fetch tool returned a reply outside the contract: provenance\.source is invalid \(.+\)\.$/);
@@ -243,7 +243,8 @@ describe("validateOptions: the caps a server sets", () => {
   });
 
   it("needs no richTools", () => {
-    expect(() => validateOptions(server, { ...baseOptions, richTools: undefined })).not.toThrow();
+    const { richTools: _, ...withoutRichTools } = baseOptions;
+    expect(() => validateOptions(server, withoutRichTools)).not.toThrow();
   });
 
   it("reads the locale", () => {

@@ -203,7 +203,7 @@ describe("readInside", () => {
 
   it("keeps what it read of a file that shrank since its stat", () => {
     let calls = 0;
-    const fs = faked({ read: (fd, buffer, offset, length, position) => (calls++ === 0 ? NODE_FILE_SYSTEM.read(fd, buffer, offset, 4, position) : 0) });
+    const fs = faked({ read: (fd, buffer, offset, _length, position) => (calls++ === 0 ? NODE_FILE_SYSTEM.read(fd, buffer, offset, 4, position) : 0) });
     const read = readInside(root, "sub/a.md", 1 << 20, fs);
     expect(read.ok && read.bytes.toString()).toBe("0123");
     expect(read).toMatchObject({ size: 10 });
