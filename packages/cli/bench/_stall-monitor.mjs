@@ -7,9 +7,12 @@
  */
 import { renameSync, writeFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { isMainThread } from "node:worker_threads";
 
 const file = process.env.MCP_SEARCH_STALL_FILE;
-if (file !== undefined) {
+// A worker thread (the formats worker) runs this too, since it inherits --import: only the main
+// thread's loop answers requests, and two writers of one file would mix their numbers.
+if (file !== undefined && isMainThread) {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
   // Written aside, then renamed: the bench never reads half a file.
