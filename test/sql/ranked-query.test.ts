@@ -293,7 +293,7 @@ describe("runSqliteRankedQuery and runPostgresRankedQuery", () => {
     text: i % 9 === 0 ? "Código IBGE 3550308, São Paulo" : `Código IBGE ${1000 + i}`,
   }));
   const QUERIES = ["ibge:3550308", "ibge 3550308", "ibge", "produção de soja", "soja 2001", "populacao residente", "sao paulo", "sao pa", "pro", "t1", "municipio 3", "ibge soja 2003"];
-  const TUNINGS: RankedSearchTuning[] = [EVERY_STEP, { rareRows: 8, rareEstimate: 8, sampleRows: 2 }, { rareRows: 30, rareEstimate: 30, sampleRows: 1 }];
+  const TUNINGS: RankedSearchTuning[] = [EVERY_STEP, { rareRows: 30, rareEstimate: 30, sampleRows: 1 }];
 
   it("rank a frequent word with a rare one, with ties at the cut-off, exactly as createIndex, at every limit", async () => {
     const db = sqliteOf(ENTRIES);
