@@ -10,6 +10,7 @@ import { HTTP_LIMITS } from "../../src/transports/http-guard.js";
 import { serveFolderHttp, type HttpServing } from "../../src/transports/http.js";
 import { serveInProcess } from "../_cli-serve.js";
 import { call, connectHttp, startBin } from "../_cli-spawn.js";
+import { postMcp as post } from "./_http-post.js";
 
 /**
  * `mcp-search serve --http` fit to expose: loopback decided by the bound address, Host and Origin
@@ -50,33 +51,6 @@ async function serveBin(args: readonly string[], env: Record<string, string> = {
   return server;
 }
 
-interface RawReply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One POST of tools/list (or `body`) to 127.0.0.1:port with the given headers. */
-function post(port: string | number, headers: Record<string, string>, body: unknown = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }): Promise<RawReply> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port: Number(port),
-        path: "/mcp",
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(typeof body === "string" ? body : JSON.stringify(body));
-  });
-}
 
 describe("loopback is decided by the bound address", () => {
   it.each([["127.1"], ["LOCALHOST"]])("--http %s:0 refuses evil Host and Origin, and does not warn", async (host) => {
