@@ -284,7 +284,7 @@ export const DEFAULT_LIMIT = 10;
  * vocabulary's lists (src/locales/), which are per language and only keep words out of a query's
  * AND.
  */
-const RANKING_STOPWORDS: ReadonlySet<string> = new Set(
+export const RANKING_STOPWORDS: ReadonlySet<string> = new Set(
   ("a o as os um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou " +
     "the of in and for by").split(" "),
 );

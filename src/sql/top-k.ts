@@ -12,6 +12,7 @@
  * reach a score τ without a rare pair are those at or above one of the minimal vectors whose
  * ceiling reaches τ: an OR of ANDs of index terms.
  */
+import { RANKING_STOPWORDS } from "../ranking/create-index.js";
 import { COVERED, FIELDS, PHRASE } from "./ranked-query.js";
 import type { IndexTerm, TermSearch } from "./terms.js";
 
@@ -50,11 +51,10 @@ interface TopKPlan {
 const MAX_ITEMS = 32;
 const MAX_VECTORS = 4096;
 /**
- * The rule's stopwords of 3 letters or more, restated from src/ranking/create-index.ts (the
- * identity tests meet them): a title word that begins with the query's last word is a title
- * token unless it is one of these.
+ * The rule's stopwords of 3 letters or more: a title word that begins with the query's last word
+ * is a title token unless it is one of these.
  */
-const LONG_STOPWORDS = ["uns", "uma", "umas", "das", "dos", "nos", "nas", "aos", "por", "para", "com", "sem", "que", "the", "and", "for"];
+const LONG_STOPWORDS = [...RANKING_STOPWORDS].filter((word) => word.length >= 3);
 
 /**
  * What a title holding the phrase must hold among its tokens: a query word with a non-word
