@@ -13,7 +13,10 @@
  *   length, `allow` wins; a `disallow` with no value blocks nothing (§2.2.2), and a value that
  *   starts with neither `/` nor `*` is not a path pattern, so it is skipped;
  * - `/robots.txt` itself is always allowed (§2.2.2), and only the first 500 KiB are read: the
- *   RFC asks crawlers to read at least that much (§2.5).
+ *   RFC asks crawlers to read at least that much (§2.5);
+ * - rules and paths are compared in one spelling (§2.2.2): a percent-encoded `*` or `$` in a rule
+ *   matches that character verbatim (§2.2.3's own examples), and a path's dot segments are
+ *   resolved, whether it comes as a path or inside a URL, so `/a/../export/run` is `/export/run`.
  *
  * Matching never backtracks: a rule is cut at its `*`s into literal pieces, each found with
  * `indexOf` after the previous one, leftmost first (for patterns whose only wildcard is `*`, the
@@ -70,7 +73,8 @@ export interface RobotsRule {
 export interface RobotsRules {
   /**
    * Whether a path (`/docs/a?x=1`) or an absolute URL (its path and query are read) may be
-   * fetched. A string that is neither is read as a path from the root.
+   * fetched. A string that is neither is read as a path from the root. Both forms are read the
+   * same way: dot segments resolved (`/a/%2e%2e/export` is `/export`), the fragment dropped.
    */
   isAllowed(pathOrUrl: string): boolean;
   /** The rule that decides for a path or URL, or `null` when none matches (then it is allowed). */
@@ -128,7 +132,7 @@ export function parseRobotsTxt(text: string, options: RobotsOptions = {}): Robot
   const compiled = rules.map(compile).sort((a, b) => b.length - a.length || Number(b.rule.allow) - Number(a.rule.allow));
   const match = (pathOrUrl: string): RobotsRule | null => {
     if (typeof pathOrUrl !== "string") throw new McpSearchError(`parseRobotsTxt: isAllowed and match take a path or URL string (got ${typeof pathOrUrl}).`);
-    const path = normalize(pathOf(pathOrUrl));
+    const path = pathOf(pathOrUrl);
     if (path === "/robots.txt") return null;
     for (const candidate of compiled) if (matches(candidate, path)) return candidate.rule;
     return null;
@@ -212,7 +216,7 @@ function productToken(value: string): string {
 }
 
 function compile(rule: RobotsRule): Compiled {
-  let pattern = normalize(rule.pattern);
+  let pattern = canonical(rule.pattern, true);
   const anchored = pattern.endsWith("$");
   if (anchored) pattern = pattern.slice(0, -1);
   return { rule, length: pattern.length + (anchored ? 1 : 0), pieces: pattern.split("*"), anchored };
@@ -239,45 +243,68 @@ function matches({ pieces, anchored }: Compiled, path: string): boolean {
   return path.length - tail.length >= at && path.endsWith(tail);
 }
 
-/** The path and query of an absolute URL, or the string itself as a path from the root. */
+/** Where a path from the root is placed to be parsed as a URL; the host never reaches a rule. */
+const PATH_BASE = "http://robots.invalid";
+
+/**
+ * The path and query of a path or URL, its dot segments resolved, in one spelling (see
+ * {@link canonical}). Both forms go through the WHATWG URL parser, so `/a/../export/run`,
+ * `/a/%2e%2e/export/run` and `https://example.com/a/../export/run` all become `/export/run`: a
+ * path form is parsed as a path on a placeholder host. A string that is neither a path nor an
+ * absolute URL is read as a path from the root.
+ */
 function pathOf(pathOrUrl: string): string {
-  if (!pathOrUrl.startsWith("/")) {
+  const asPath = pathOrUrl.startsWith("/") ? pathOrUrl : undefined;
+  for (const candidate of asPath === undefined ? [pathOrUrl, `${PATH_BASE}/${pathOrUrl}`] : [PATH_BASE + asPath]) {
     try {
-      const url = new URL(pathOrUrl);
-      return `${url.pathname}${url.search}`;
+      const url = new URL(candidate);
+      return canonical(`${url.pathname}${url.search}`, false);
     } catch {
-      return `/${pathOrUrl}`;
+      // not an absolute URL: read it as a path from the root
     }
   }
-  return pathOrUrl;
+  return canonical(asPath ?? `/${pathOrUrl}`, false);
 }
 
+/** RFC 3986's unreserved characters: one spelling whether written or percent-encoded. */
 const UNRESERVED = /[\w.~-]/;
+/** The characters kept as written; every other one is percent-encoded (`*` and `$` are handled apart). */
+const KEPT = /[\w.~!&'()+,;=:@/?-]/;
 const HEX = /^[\da-f]{2}$/i;
 
 /**
- * One spelling per path, for rules and paths alike (RFC 9309 §2.2.2): characters outside
- * US-ASCII are percent-encoded as UTF-8, a percent-encoded unreserved character is decoded
- * (`%62` is `b`), and other escapes are upper-cased (`%2f` is `%2F`).
+ * One spelling per path, for rules and paths alike (RFC 9309 §2.2.2 and §2.2.3):
+ * - a percent-encoded unreserved character is decoded (`%62` is `b`), and other escapes are
+ *   upper-cased (`%2f` is `%2F`);
+ * - characters outside US-ASCII are percent-encoded as UTF-8, and so is every ASCII character
+ *   that is neither unreserved nor a delimiter (a space is `%20`; a `%` that starts no escape is
+ *   `%25`);
+ * - a literal `*` or `$` is written `%2A` or `%24`, so that a rule that percent-encodes them
+ *   matches them verbatim (§2.2.3: `/path/file-with-a-%2A.html` matches
+ *   `/path/file-with-a-*.html`, `/path/foo-%24` matches `/path/foo-$`). In a path both are
+ *   literal; in a rule (`rule` true) `*` stays the wildcard and a final `$` the end anchor.
  */
-function normalize(path: string): string {
-  if (!/[%\u0080-\uffff]/.test(path)) return path;
+function canonical(text: string, rule: boolean): string {
   let out = "";
-  for (let i = 0; i < path.length; i += 1) {
-    const char = path.charAt(i);
-    const code = path.charCodeAt(i);
-    if (char === "%" && HEX.test(path.slice(i + 1, i + 3))) {
-      const hex = path.slice(i + 1, i + 3).toUpperCase();
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text.charAt(i);
+    const code = text.charCodeAt(i);
+    if (char === "%" && HEX.test(text.slice(i + 1, i + 3))) {
+      const hex = text.slice(i + 1, i + 3).toUpperCase();
       const decoded = String.fromCharCode(Number.parseInt(hex, 16));
       out += UNRESERVED.test(decoded) ? decoded : `%${hex}`;
       i += 2;
-    } else if (code >= 0x80) {
-      const pair = code >= 0xd800 && code <= 0xdbff && (path.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-      const unit = pair ? path.slice(i, i + 2) : code >= 0xd800 && code <= 0xdfff ? "\ufffd" : char;
+    } else if (char === "*") {
+      out += rule ? "*" : "%2A";
+    } else if (char === "$") {
+      out += rule && i === text.length - 1 ? "$" : "%24";
+    } else if (code < 0x80) {
+      out += KEPT.test(char) ? char : `%${code.toString(16).toUpperCase().padStart(2, "0")}`;
+    } else {
+      const pair = code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+      const unit = pair ? text.slice(i, i + 2) : code >= 0xd800 && code <= 0xdfff ? "\ufffd" : char;
       out += encodeURIComponent(unit);
       if (pair) i += 1;
-    } else {
-      out += char;
     }
   }
   return out;
