@@ -76,6 +76,23 @@ export interface ServeArguments {
   readonly exclude?: readonly string[] | undefined;
   /** `--include` patterns (.gitignore syntax): when given, only the files they match are served. @default [] */
   readonly include?: readonly string[] | undefined;
+  /** `--oauth`: the built-in authorization server and its options. @default undefined (no OAuth) */
+  readonly oauth?: OAuthArguments | undefined;
+}
+
+/**
+ * `--oauth` and the options that go with it.
+ *
+ * @example
+ * const oauth: OAuthArguments = { publicUrl: "https://mcp.example.com", state: "/home/me/.cache/mcp-search" };
+ */
+export interface OAuthArguments {
+  /** `--public-url`: the origin clients reach the server at; the issuer and resource identifier. @default undefined (http://127.0.0.1:<port>) */
+  readonly publicUrl?: string | undefined;
+  /** `--state`, else `--cache`: where clients, grants and the signing key are kept. @default undefined (in memory) */
+  readonly state?: string | undefined;
+  /** `--owner-secret-file`: the owner's secret, when `MCP_SEARCH_OWNER_SECRET` is not set. @default undefined */
+  readonly ownerSecretFile?: string | undefined;
 }
 
 /**
@@ -90,6 +107,7 @@ type CommandLine =
   | { readonly command: "version" }
   | { readonly command: "demo"; readonly locale: ContractLocale; readonly localeReason: string }
   | { readonly command: "serve"; readonly options: ServeArguments }
+  | { readonly command: "revoke"; readonly state: string }
   | { readonly command: "error"; readonly message: string };
 
 const OPTIONS = {
@@ -112,6 +130,10 @@ const OPTIONS = {
   "no-resources": { type: "boolean" },
   exclude: { type: "string", multiple: true },
   include: { type: "string", multiple: true },
+  oauth: { type: "boolean" },
+  "public-url": { type: "string" },
+  state: { type: "string" },
+  "owner-secret-file": { type: "string" },
 } as const;
 
 class UsageError extends Error {}
@@ -153,6 +175,31 @@ function parseBaseUrl(value: string | undefined): string | undefined {
     throw new UsageError(`--base-url must be an http or https URL (got ${JSON.stringify(value)}).`);
   }
   return url.href; // openFolder ends it with one "/": the one place that normalises the base URL
+}
+
+/**
+ * `--public-url`: an https origin (http only on a loopback host, for local trials), without a
+ * path, since the server answers at its root.
+ *
+ * @example
+ * parsePublicUrl("https://mcp.example.com/"); // => "https://mcp.example.com"
+ */
+function parsePublicUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--public-url must be an absolute URL, such as https://mcp.example.com (got ${JSON.stringify(value)}).`);
+  }
+  const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+    throw new UsageError(`--public-url must be an https URL (http only on localhost), such as https://mcp.example.com (got ${JSON.stringify(value)}).`);
+  }
+  if (url.pathname !== "/" || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+    throw new UsageError(`--public-url takes an origin without a path, such as https://mcp.example.com: the server answers at its root (got ${JSON.stringify(value)}).`);
+  }
+  return url.origin;
 }
 
 function parseOrigin(value: string): string {
@@ -214,13 +261,25 @@ export function parseCommandLine(argv: readonly string[], environment: LocaleEnv
       const { locale, reason } = chooseLocale(parseLocaleFlag(values.locale), environment);
       return { command: "demo", locale, localeReason: reason };
     }
-    if (command !== "serve") throw new UsageError(`unknown command ${JSON.stringify(command)}: use serve or demo.`);
+    if (command === "revoke") {
+      const state = values.state ?? values.cache;
+      if (rest.length > 0 || Object.keys(values).some((name) => name !== "state" && name !== "cache")) throw new UsageError("revoke takes --state DIR or --cache DIR only.");
+      if (state === undefined) throw new UsageError("revoke needs the server's state folder: mcp-search revoke --state DIR (or the --cache DIR the server runs with).");
+      return { command: "revoke", state };
+    }
+    if (command !== "serve") throw new UsageError(`unknown command ${JSON.stringify(command)}: use serve, demo or revoke.`);
     const [folder, ...extra] = rest;
     if (folder === undefined) throw new UsageError("serve needs a folder: mcp-search serve <dir>.");
     // Over stdio the host that starts the server is its only client: a token there would guard
     // nothing, and ignoring it silently would let an operator believe otherwise.
     if (values.token !== undefined && values.http === undefined) {
       throw new UsageError("--token applies to --http only: over stdio, the host that starts the server is its only client.");
+    }
+    if (values.oauth === true && values.http === undefined) {
+      throw new UsageError("--oauth applies to --http only: over stdio, the host that starts the server is its only client.");
+    }
+    for (const flag of ["public-url", "state", "owner-secret-file"] as const) {
+      if (values[flag] !== undefined && values.oauth !== true) throw new UsageError(`--${flag} applies to --oauth only.`);
     }
     const { locale, reason: localeReason } = chooseLocale(parseLocaleFlag(values.locale), environment);
     const ranking = values.ranking ?? SERVE_DEFAULTS.ranking;
@@ -251,6 +310,10 @@ export function parseCommandLine(argv: readonly string[], environment: LocaleEnv
         resources: values["no-resources"] !== true,
         exclude: patterns("exclude", values.exclude),
         include: patterns("include", values.include),
+        oauth:
+          values.oauth === true
+            ? { publicUrl: parsePublicUrl(values["public-url"]), state: values.state ?? values.cache, ownerSecretFile: values["owner-secret-file"] }
+            : undefined,
       },
     };
   } catch (error) {
@@ -267,6 +330,7 @@ Usage:
   mcp-search serve <dir> <dir>…      several folders, each under a prefix, its name: ids read
                                      doc:notes/a.md, doc:docs/b.pdf
   mcp-search demo [--locale L]       serve the bundled example folder and show a client using it
+  mcp-search revoke --state DIR      end every OAuth grant of the server whose state is in DIR
   mcp-search --help | --version
 
 Options of serve:
@@ -283,6 +347,19 @@ Options of serve:
                          characters); prefer the MCP_SEARCH_TOKEN environment variable, which
                          stays out of ps. With --http only: an error over stdio, where
                          MCP_SEARCH_TOKEN is ignored
+  --oauth                with --http: ChatGPT and claude.ai connect through OAuth, and you
+                         allow each client on a consent page with the owner's secret:
+                         MCP_SEARCH_OWNER_SECRET, --owner-secret-file, or else one made at the
+                         first start and printed once on stderr. Every MCP request then needs
+                         an access token (or --token, which keeps working)
+  --public-url URL       with --oauth: the https origin clients reach the server at, behind a
+                         tunnel or a reverse proxy (default: http://127.0.0.1:PORT, local use
+                         only); its host is accepted in Host, and X-Forwarded-For is trusted
+                         for the consent page's per-address limits
+  --state DIR            with --oauth: keep registered clients, grants (hashed) and the signing
+                         key in DIR, so a restart keeps every connection (default: the --cache
+                         folder; without either, a restart ends every grant)
+  --owner-secret-file F  with --oauth: read the owner's secret from F
   --base-url URL         a document's url is URL + its path (default: its file:// URI);
                          citations in ChatGPT need a public URL
   --locale ${LOCALES.join("|").padEnd(13)} language of titles, schema descriptions and messages. Without it,

@@ -34,6 +34,12 @@ async function main(argv: readonly string[]): Promise<number | undefined> {
       log(describeLocaleChoice({ locale: line.locale, reason: line.localeReason }));
       return runDemo(fileURLToPath(import.meta.url), line.locale);
     }
+    case "revoke": {
+      const { revokeEveryGrant } = await import("../oauth/setup.js");
+      const ended = revokeEveryGrant(line.state, log);
+      log(`${ended} grant${ended === 1 ? "" : "s"} ended: every client must ask the owner again`);
+      return 0;
+    }
     case "serve": {
       // The serving code and the SDK's server load only to serve: --help and --version stay quick.
       const { startServing } = await import("./start.js");

@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import type { ServeArguments } from "./args.js";
 import { openFolder } from "../folder/folder.js";
 import { describeLocaleChoice, languageOfLocale } from "./locale.js";
@@ -64,14 +65,29 @@ export async function startServing(args: ServeArguments, { version, log, environ
     log(`serving ${servedFolders(folder.mounts)} over stdio`);
     return { url: undefined, close: () => (folder.close(), serving.close()) };
   }
+  // The authorization server and jose load only with --oauth.
+  const oauth =
+    args.oauth === undefined
+      ? undefined
+      : await (await import("../oauth/setup.js")).prepareOAuth({
+          state: args.oauth.state,
+          ownerSecretFile: args.oauth.ownerSecretFile,
+          environment,
+          locale: args.locale,
+          folders: folder.mounts.map((mount) => (mount.prefix === "" ? basename(mount.root) : mount.prefix)),
+          trustForwardedFor: args.oauth.publicUrl !== undefined,
+          log,
+        });
   // The HTTP adapter (and hono under it) loads only here: serving over stdio never pays for it.
   const { serveFolderHttp } = await import("../transports/http.js");
   const serving = await serveFolderHttp(
     options,
-    { ...args.http, allowedHosts: args.allowedHosts, allowedOrigins: args.allowedOrigins, token },
+    { ...args.http, allowedHosts: args.allowedHosts, allowedOrigins: args.allowedOrigins, token, oauth, publicUrl: args.oauth?.publicUrl },
     log,
   );
-  if (!serving.loopback) {
+  if (oauth !== undefined) {
+    log(`oauth: on; clients discover it from ${args.oauth?.publicUrl ?? "this server's own URL"}${args.oauth?.publicUrl === undefined && !serving.loopback ? " (remote clients need --public-url)" : ""}`);
+  } else if (!serving.loopback) {
     log(
       token === undefined
         ? `warning: listening on ${args.http.host}, reachable from other machines, with no token: anyone who can reach it can read the folder. Set MCP_SEARCH_TOKEN (or --token), or put an authenticating proxy in front; and serve it over HTTPS`

@@ -116,6 +116,11 @@ export interface RequestGuardOptions {
   readonly allowedOrigins: readonly string[];
   /** When set, every request must carry `Authorization: Bearer <token>`. @default undefined */
   readonly token?: string | undefined;
+  /**
+   * Paths checked for `Host` only: the OAuth endpoints (../oauth/), which clients of any origin
+   * call before they hold a token, and which check what they need themselves. @default none
+   */
+  readonly hostOnlyPaths?: ((path: string) => boolean) | undefined;
 }
 
 /** True for the address of every interface: `0.0.0.0`, `::` (what `--http 0:P` binds too). */
@@ -159,6 +164,7 @@ export function createRequestGuard(options: RequestGuardOptions): (req: Incoming
   return (req, res) => {
     const host = hostnameOf(req.headers.host);
     if (host === undefined || !(hosts.has(host) || isIP(host) !== 0)) return refuse(res, 403, `Invalid Host header: ${JSON.stringify(req.headers.host ?? "")}`);
+    if (options.hostOnlyPaths?.(pathOf(req)) === true) return true;
     const origin = req.headers.origin;
     if (origin !== undefined) {
       if (!origins.has(originOf(origin))) {
@@ -184,6 +190,27 @@ export function createRequestGuard(options: RequestGuardOptions): (req: Incoming
     }
     return true;
   };
+}
+
+/**
+ * The path of a request's target, without its query.
+ *
+ * @example
+ * pathOf({ url: "/mcp?x=1" }); // => "/mcp"
+ */
+export function pathOf(req: Pick<IncomingMessage, "url">): string {
+  return (req.url ?? "/").split("?", 1)[0]!;
+}
+
+/**
+ * A check of `Authorization: Bearer <token>` against one fixed token, in constant time.
+ *
+ * @example
+ * createTokenCheck("0123456789abcdef")("Bearer 0123456789abcdef"); // => true
+ */
+export function createTokenCheck(token: string): (header: string | undefined) => boolean {
+  const expected = digest(token);
+  return (header) => tokenMatches(header, expected);
 }
 
 /** The bound address as a Host header names it, without IPv6 brackets, lower case. */

@@ -13,7 +13,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler, type NodeIncomingMessageLike } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
-import { createRequestGuard, HTTP_LIMITS, isLoopbackAddress, readJsonBody, type HttpLimits } from "./http-guard.js";
+import { createRequestGuard, createTokenCheck, HTTP_LIMITS, isLoopbackAddress, pathOf, readJsonBody, type HttpLimits } from "./http-guard.js";
+import type { AuthorizationServer } from "../oauth/authorization-server.js";
 import { createTrafficControl } from "./http-traffic.js";
 import { announceResourceListChanges } from "../mcp/resources.js";
 import { createFolderServer, type FolderServerOptions } from "./serve.js";
@@ -52,6 +53,14 @@ interface HttpListen {
   readonly token?: string | undefined;
   /** Timeouts and caps; tests shorten them. @default HTTP_LIMITS */
   readonly limits?: Partial<HttpLimits> | undefined;
+  /**
+   * `--oauth`: makes the authorization server once the issuer is known, `publicUrl` or the
+   * bound `http://127.0.0.1:<port>`. Every MCP request then needs one of its access tokens, or
+   * `token`. @default undefined (no OAuth)
+   */
+  readonly oauth?: ((issuer: string) => AuthorizationServer) | undefined;
+  /** `--public-url`: the origin clients reach the server at, behind a tunnel or a proxy. @default undefined */
+  readonly publicUrl?: string | undefined;
 }
 
 /**
@@ -77,6 +86,8 @@ export async function serveFolderHttp(
   const handle = toNodeHandler(handler, { onerror, maxRequestBodySize: limits.maxBodyBytes });
   const stopAnnouncing = options.resources === false ? () => undefined : announceResourceListChanges(options.folder, () => handler.notify.resourcesChanged());
   let guard: ReturnType<typeof createRequestGuard> | undefined;
+  let oauth: AuthorizationServer | undefined;
+  const staticToken = listen.token === undefined ? undefined : createTokenCheck(listen.token);
   // The header and request timeouts are checked at this interval (Node: every 30 s).
   const checking = Math.max(100, Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 2);
   const server = createServer({ connectionsCheckingInterval: checking }, (req, res) => {
@@ -86,13 +97,19 @@ export async function serveFolderHttp(
     }
     if (!traffic.begin(req, res)) return;
     if (!guard(req, res)) return;
-    traffic.trust(req);
-    const path = (req.url ?? "/").split("?", 1)[0];
-    if (path !== MCP_PATH) {
-      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end(`Not found. The MCP endpoint is ${MCP_PATH}.\n`);
+    const path = pathOf(req);
+    if (oauth?.handles(path) === true) {
+      void oauth.handle(req, res, path);
       return;
     }
     void (async () => {
+      // With --oauth, the fixed token (--token) still opens the door, for the Responses API and scripts.
+      if (oauth !== undefined && staticToken?.(req.headers.authorization) !== true && (await oauth.authenticate(req, res)) === false) return;
+      traffic.trust(req);
+      if (path !== MCP_PATH) {
+        res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end(`Not found. The MCP endpoint is ${MCP_PATH}.\n`);
+        return;
+      }
       let parsed: { readonly body: unknown } | undefined;
       if (req.method === "POST") {
         parsed = await readJsonBody(req, res, limits);
@@ -118,8 +135,20 @@ export async function serveFolderHttp(
     });
   });
   const { port, address } = server.address() as AddressInfo;
-  guard = createRequestGuard({ address, allowedHosts: listen.allowedHosts ?? [], allowedOrigins: listen.allowedOrigins ?? [], token: listen.token });
   const hostInUrl = listen.host.includes(":") && !listen.host.startsWith("[") ? `[${listen.host}]` : listen.host;
+  if (listen.oauth !== undefined) {
+    // Without --public-url the identifiers are the server's own loopback URL, for local use and tests.
+    const local = isLoopbackAddress(address) && address.includes(":") ? `http://[::1]:${port}` : `http://127.0.0.1:${port}`;
+    oauth = listen.oauth(listen.publicUrl ?? local);
+  }
+  const publicHost = listen.publicUrl === undefined ? [] : [new URL(listen.publicUrl).hostname];
+  guard = createRequestGuard({
+    address,
+    allowedHosts: [...(listen.allowedHosts ?? []), ...publicHost],
+    allowedOrigins: listen.allowedOrigins ?? [],
+    token: oauth === undefined ? listen.token : undefined,
+    hostOnlyPaths: oauth === undefined ? undefined : (path) => oauth!.handles(path),
+  });
   return {
     url: `http://${hostInUrl}:${port}${MCP_PATH}`,
     server,
