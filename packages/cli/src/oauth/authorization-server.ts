@@ -640,7 +640,8 @@ function sendPage(res: ServerResponse, status: number, render: (nonce: string) =
     "content-security-policy": `default-src 'none'; style-src 'nonce-${nonce}'; frame-ancestors 'none'; base-uri 'none'`,
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    // same-origin, not no-referrer: under no-referrer a browser posts the form with `Origin: null`.
+    "referrer-policy": "same-origin",
   });
   res.end(render(nonce));
 }
