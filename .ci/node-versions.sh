@@ -24,7 +24,8 @@ cd "$(dirname "$0")/.."
 reports="${1:?usage: .ci/node-versions.sh <report folder>}"
 versions=(22.23.5 24.22.3)
 cache="${MCP_SEARCH_CI_CACHE:-$PWD/node_modules/.cache/mcp-search-ci}"
-mkdir -p "$reports"
+mkdir -p "$reports" "$cache"
+reports="$(cd "$reports" && pwd)"
 
 node_gyp="$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin/node-gyp.js"
 sqlite_version="$(node -p 'require("./node_modules/better-sqlite3/package.json").version')"
@@ -55,7 +56,7 @@ better_sqlite3_for() {
 status=0
 for version in "${versions[@]}"; do
   major="${version%%.*}"
-  report="$PWD/$reports/node-$major.json"
+  report="$reports/node-$major.json"
   rm -f "$report"
   started=$SECONDS
   echo "node-versions: npm test on Node $version"
