@@ -347,48 +347,80 @@ export class FolderIndexer {
   }
 
   /**
-   * Step 5: the stale files read and applied. A batch ends after {@link BATCH} files or
-   * {@link SLICE_MS}, whichever comes first, then requests may run. Returns the bytes read and
-   * the files that gave a document.
+   * Step 5: the stale files read and applied, in two lanes that run together: the text files in
+   * batches of at most {@link BATCH} files or {@link SLICE_MS}, whichever comes first, with room
+   * for requests between batches; and beside them the binary documents (PDF, DOCX, ODT, EPUB),
+   * read one at a time off the event loop, so that a note never waits behind a long PDF. Each
+   * lane reads in code-unit order, and a binary document enters the index once every text file
+   * has, so the tie order is the same on every run. Returns the bytes read and the files that
+   * gave a document.
    */
   private async readStale(stale: readonly StaleFile[]): Promise<{ bytes: number; fromDisk: number }> {
     const { reader, log } = this.parts;
+    const isBinary = ({ file }: StaleFile) => BINARY_FORMATS[extname(file.relative).toLowerCase()] !== undefined;
+    const texts = stale.filter((file) => !isBinary(file));
+    const binaries = stale.filter(isBinary);
     let bytes = 0;
     let fromDisk = 0;
+    let done = 0;
     let lastLog = performance.now();
+    const applied = (file: StaleFile, read: Read) => {
+      this.apply(file.file.relative, read);
+      done += 1;
+      if (read.entry !== undefined) {
+        bytes += file.info.size;
+        fromDisk += 1;
+      }
+    };
+    const progress = () => {
+      if (this.indexing === undefined) return;
+      this.indexing = { done, total: stale.length, bytes };
+      if (performance.now() - lastLog >= PROGRESS_MS) {
+        lastLog = performance.now();
+        log(`indexing: ${done} of ${stale.length} files, ${(bytes / 1048576).toFixed(1)} MB read`);
+      }
+    };
     // A binary document may take seconds to read (a 500-page PDF): with one to read, even a small
     // folder answers at once with what is indexed so far, as a large one does.
-    const slow = stale.some(({ file }) => BINARY_FORMATS[extname(file.relative).toLowerCase()] !== undefined);
-    if (stale.length > BATCH || slow) {
+    if (stale.length > BATCH || binaries.length > 0) {
       this.indexing = { done: 0, total: stale.length, bytes: 0 };
       log(`indexing ${stale.length} files`);
       this.parts.events.indexingStarted();
     }
-    try {
-      for (let from = 0; from < stale.length; ) {
-        const sliceEnd = performance.now() + SLICE_MS;
-        const batchEnd = Math.min(stale.length, from + BATCH);
-        do {
-          const { file, info } = stale[from++] as StaleFile;
-          const reading = reader.readOne(file, info);
-          // Only a binary document is read asynchronously (its reader may run in a worker).
-          const read = reading instanceof Promise ? await reading : reading;
-          this.apply(file.relative, read);
-          if (read.entry !== undefined) {
-            bytes += info.size;
-            fromDisk += 1;
-          }
-        } while (from < batchEnd && (this.indexing === undefined || performance.now() < sliceEnd));
-        if (this.indexing === undefined) continue;
-        this.indexing = { done: from, total: stale.length, bytes };
-        if (performance.now() - lastLog >= PROGRESS_MS) {
-          lastLog = performance.now();
-          log(`indexing: ${from} of ${stale.length} files, ${(bytes / 1048576).toFixed(1)} MB read`);
-        }
-        // Let requests in between batches: a search meanwhile sees what is indexed so far.
-        await new Promise((resolve) => setImmediate(resolve));
+    let textsDone: () => void = () => undefined;
+    const textsApplied = new Promise<void>((resolve) => (textsDone = resolve));
+    const binaryLane = (async () => {
+      for (const file of binaries) {
+        const read = await reader.readOne(file.file, file.info);
+        // Held until the text lane is done (at most one document's text waits here).
+        await textsApplied;
+        applied(file, read);
+        progress();
       }
+    })();
+    // Handled at once: a rejection while the text lane still runs is awaited below, not unhandled.
+    binaryLane.catch(() => undefined);
+    try {
+      try {
+        for (let from = 0; from < texts.length; ) {
+          const sliceEnd = performance.now() + SLICE_MS;
+          const batchEnd = Math.min(texts.length, from + BATCH);
+          do {
+            const file = texts[from++] as StaleFile;
+            applied(file, reader.readOne(file.file, file.info) as Read);
+          } while (from < batchEnd && (this.indexing === undefined || performance.now() < sliceEnd));
+          if (this.indexing === undefined) continue;
+          progress();
+          // Let requests in between batches: a search meanwhile sees what is indexed so far.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      } finally {
+        textsDone();
+      }
+      await binaryLane;
     } finally {
+      // The binary lane ends before the indexing does, even when the text lane threw.
+      await binaryLane.catch(() => undefined);
       this.indexing = undefined;
     }
     return { bytes, fromDisk };

@@ -22,10 +22,11 @@
  * (not a FIFO, which would block the read forever, nor a link to `/dev/zero`), and is read only
  * up to {@link MAX_SNAPSHOT_BYTES}.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { loadIndex, type LoadIndexOptions, type SearchIndex } from "@sbissoli/mcp-search";
+import { readCacheFile, writeCacheFile } from "./cache-file.js";
 
 /** What the snapshot keeps of one file; `title` and `format` are absent for a skipped file. */
 export interface SnapshotFile {
@@ -70,39 +71,6 @@ type Row = [string, number, number, number, string | null, string | null, 1?];
  */
 export const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
 
-/** `O_NOFOLLOW` where the platform has it (0 on Windows). */
-const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
-
-/**
- * The bytes of the snapshot file at `path`: opened without following a link and without waiting
- * (a FIFO), checked to be a regular file of at most `max` bytes, read on that one descriptor.
- * Throws the file system's error (ENOENT when there is none), or saying why it is refused.
- */
-function readSnapshotBytes(path: string, max: number): Buffer {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | NO_FOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new Error("it is a symbolic link");
-    throw error;
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) throw new Error("it is not a regular file");
-    if (info.size > max) throw new Error(`it is ${info.size} bytes, over the ${max}-byte cap`);
-    const bytes = Buffer.allocUnsafe(info.size);
-    let read = 0;
-    while (read < info.size) {
-      const n = readSync(fd, bytes, read, info.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return bytes.subarray(0, read);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * Creates the cache folder when missing (mode 700), and refuses one that someone else could write:
  * owned by another user, or writable by group or others. Not checked on Windows, which has no
@@ -127,7 +95,7 @@ function checkCacheFolder(dir: string): void {
 
 /** Reads a snapshot file, or throws saying why it cannot be trusted. */
 function readSnapshotFile(path: string, fingerprint: string, idOf: (relative: string) => string, loadOptions: LoadIndexOptions): LoadedSnapshot {
-  const bytes = readSnapshotBytes(path, MAX_SNAPSHOT_BYTES);
+  const bytes = readCacheFile(path, MAX_SNAPSHOT_BYTES);
   const end = bytes.indexOf(10);
   if (end === -1) throw new Error("it is not an mcp-search snapshot");
   let head: { magic?: unknown; version?: unknown; fingerprint?: unknown; files?: unknown; index?: unknown; sha256?: unknown };
@@ -191,8 +159,6 @@ export function openSnapshotCache(dir: string, root: string, options: Readonly<R
       }
     },
     save(index, files) {
-      // A random name, created new: a link or a file planted at a guessable name is never followed.
-      const temporary = `${path}.${randomBytes(8).toString("hex")}.tmp`;
       try {
         const rows: Row[] = [];
         for (const [relative, file] of files) {
@@ -204,16 +170,10 @@ export function openSnapshotCache(dir: string, root: string, options: Readonly<R
         const bytes = index.snapshot();
         const sha256 = createHash("sha256").update(table).update(bytes).digest("hex");
         const head = Buffer.from(`${JSON.stringify({ magic: MAGIC, version: VERSION, fingerprint, files: table.length, index: bytes.length, sha256 })}\n`);
-        const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o600);
-        try {
-          for (const part of [head, table, bytes]) writeSync(fd, part);
-        } finally {
-          closeSync(fd);
-        }
-        renameSync(temporary, path);
+        // A random temporary name, created new, then renamed (./cache-file.ts).
+        writeCacheFile(path, [head, table, bytes]);
         log(`snapshot written: ${index.size} documents`);
       } catch (error) {
-        rmSync(temporary, { force: true });
         log(`snapshot not written: ${error instanceof Error ? error.message : String(error)}`);
       }
     },

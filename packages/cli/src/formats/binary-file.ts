@@ -5,11 +5,12 @@
  * a fetch reads no unchanged PDF again.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { readCacheFile, writeCacheFile } from "../folder/cache-file.js";
 import { readInside } from "../folder/paths.js";
 import type { BinaryFormat } from "./extensions.js";
-import { FormatError, UNREADABLE_REASONS, type FormatLimits, type FormatOutput, type UnreadableReason } from "./types.js";
+import { FormatError, isVerdict, UNREADABLE_REASONS, type FormatLimits, type FormatOutput, type UnreadableReason } from "./types.js";
 
 /** The largest binary file read, by default: 64 MiB (a long PDF with images is tens of MB). */
 export const DEFAULT_MAX_BINARY_BYTES = 64 * 1024 * 1024;
@@ -20,7 +21,8 @@ export const EXTRACTION_TIME_LIMIT_MS = 30_000;
 
 /**
  * Where extracted texts are kept: one JSON file per document under `<cache>/texts-<hash of the
- * root>/`, named by a hash of its path, holding the size and modification time it was read at.
+ * root>/`, named by a hash of its path, holding the size and modification time it was read at,
+ * and the text or the reason it gave none.
  *
  * @example
  * const texts = openTextCache("/var/cache/mcp-search", "/srv/docs");
@@ -32,8 +34,49 @@ interface TextCache {
 }
 
 /**
+ * The largest text cache entry read: the text of a document is cut at `--max-file-bytes`
+ * characters, so an entry is at most a few times that in JSON; past 256 MiB it is no entry of
+ * ours.
+ */
+const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A cache entry read back, checked to be what {@link openTextCache} writes: anyone who could
+ * write the cache folder could have forged it, so each field is checked for its type rather than
+ * trusted (a title that is not a string would crash the reader). Undefined when it is not such
+ * an entry, or is one for another file, size or time.
+ */
+function checkedEntry(saved: unknown, relative: string, size: number, modified: number): FormatOutput | FormatError | undefined {
+  if (typeof saved !== "object" || saved === null) return undefined;
+  const entry = saved as { relative?: unknown; size?: unknown; modified?: unknown; output?: unknown; failure?: unknown };
+  if (entry.relative !== relative || entry.size !== size || entry.modified !== modified) return undefined;
+  if (typeof entry.failure === "object" && entry.failure !== null) {
+    const { reason, detail } = entry.failure as { reason?: unknown; detail?: unknown };
+    if (typeof reason !== "string" || !Object.hasOwn(UNREADABLE_REASONS, reason) || (detail !== undefined && typeof detail !== "string")) return undefined;
+    const failure = new FormatError(reason as UnreadableReason, detail);
+    return isVerdict(failure) ? failure : undefined;
+  }
+  if (typeof entry.output !== "object" || entry.output === null) return undefined;
+  const { title, text, headings, pages, truncated } = entry.output as Record<string, unknown>;
+  const strings = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === "string");
+  if (typeof text !== "string" || !strings(headings)) return undefined;
+  if ((title !== undefined && typeof title !== "string") || (pages !== undefined && !strings(pages)) || (truncated !== undefined && typeof truncated !== "boolean")) return undefined;
+  return {
+    text,
+    headings: headings as string[],
+    ...(title !== undefined && { title: title as string }),
+    ...(pages !== undefined && { pages: pages as string[] }),
+    ...(truncated !== undefined && { truncated: truncated as boolean }),
+  };
+}
+
+/**
  * Opens the text cache of a served folder in `cache` (the `--cache` folder, already checked by
  * ../folder/snapshot.ts); a cache that cannot be read or written is no cache, never an error.
+ * Its files are read and written as the snapshot's are (../folder/cache-file.ts): nothing
+ * planted at an entry's name (a link, a FIFO, a huge file) is followed, waited on or read whole,
+ * and what is read is checked ({@link checkedEntry}). A failure that is not a verdict about the
+ * file (`isVerdict`: the reader crashed or did not load) is never kept.
  *
  * @example
  * openTextCache("/var/cache/mcp-search", "/srv/docs").get("manual.pdf", 24933, 1767225600000); // => undefined (first start)
@@ -44,24 +87,17 @@ export function openTextCache(cache: string, root: string): TextCache {
   return {
     get(relative, size, modified) {
       try {
-        const saved = JSON.parse(readFileSync(fileOf(relative), "utf8")) as { relative?: unknown; size?: unknown; modified?: unknown; output?: FormatOutput; failure?: { reason?: unknown; detail?: unknown } };
-        if (saved.relative !== relative || saved.size !== size || saved.modified !== modified) return undefined;
-        const reason = saved.failure?.reason;
-        if (typeof reason === "string" && Object.hasOwn(UNREADABLE_REASONS, reason)) {
-          return new FormatError(reason as UnreadableReason, typeof saved.failure?.detail === "string" ? saved.failure.detail : undefined);
-        }
-        return typeof saved.output?.text === "string" ? saved.output : undefined;
+        return checkedEntry(JSON.parse(readCacheFile(fileOf(relative), MAX_ENTRY_BYTES).toString("utf8")), relative, size, modified);
       } catch {
         return undefined;
       }
     },
     set(relative, size, modified, output) {
+      if (output instanceof FormatError && !isVerdict(output)) return;
       try {
         mkdirSync(folder, { recursive: true, mode: 0o700 });
-        const file = fileOf(relative);
         const kept = output instanceof FormatError ? { failure: { reason: output.reason, detail: output.detail } } : { output };
-        writeFileSync(`${file}.tmp`, JSON.stringify({ relative, size, modified, ...kept }), { mode: 0o600 });
-        renameSync(`${file}.tmp`, file);
+        writeCacheFile(fileOf(relative), [Buffer.from(JSON.stringify({ relative, size, modified, ...kept }))]);
       } catch {
         // Without a cache the document is read again next time: slower, still correct.
       }
@@ -162,9 +198,12 @@ export async function readBinaryFile(root: string, relative: string, format: Bin
     options.recent?.set(relative, read.size, read.modified, output);
     return { ok: true, output, size: read.size, modified: read.modified };
   } catch (error) {
-    const unreadable = error instanceof FormatError ? error : new FormatError("corrupt", error instanceof Error ? error.message : String(error));
-    // A time-out may pass on a calmer machine: only what the file itself is gets kept.
-    if (unreadable.reason !== "timeout") options.cache?.set(relative, read.size, read.modified, unreadable);
+    // What is not a FormatError is the reader's own failure, not a verdict about the file.
+    const unreadable = error instanceof FormatError ? error : new FormatError("reader-failed", error instanceof Error ? error.message : String(error));
+    // What the file is (a time-out included: it took that long on this machine, and takes as long
+    // again) is kept for the unchanged file; what happened to the reader is not (openTextCache).
+    options.cache?.set(relative, read.size, read.modified, unreadable);
+    if (isVerdict(unreadable)) options.recent?.set(relative, read.size, read.modified, unreadable);
     return { ok: false, unreadable };
   }
 }

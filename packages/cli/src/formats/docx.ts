@@ -1,12 +1,23 @@
 /**
  * DOCX: mammoth turns the document into HTML (headings, lists, tables and links kept), and the
  * folder's HTML converter makes it Markdown. The zip is first read within the unzipped-size cap
- * (./zip.ts): mammoth would inflate a zip bomb whole.
+ * (./zip.ts), and only the parts mammoth reads are kept: mammoth would inflate a zip bomb whole,
+ * and walk every entry of an archive of 200,000. Those parts lose their DTD before mammoth sees
+ * them (./xml.ts), so a document that declares an entity keeps its text without the entity, and
+ * no entity is ever expanded.
  */
+import { zipSync } from "fflate";
 import { htmlDocument, sectionHeadings } from "./documents.js";
-import { capText, FormatError, type FormatLimits, type FormatOutput } from "./types.js";
+import { capText, FormatError, loadParser, type FormatLimits, type FormatOutput } from "./types.js";
 import { entryText, unzipWithin } from "./zip.js";
-import { elementText } from "./xml.js";
+import { elementText, withoutDtd } from "./xml.js";
+
+/**
+ * The parts of a DOCX that mammoth reads: the package's content types and relationships, the
+ * document, its styles, lists, notes and comments, and the relationships of each; and the core
+ * properties, for the title.
+ */
+const PARTS = /^(?:\[Content_Types\]\.xml|_rels\/\.rels|docProps\/core\.xml|word\/(?:_rels\/)?(?:document|styles|numbering|footnotes|endnotes|comments)\.xml(?:\.rels)?)$/;
 
 /**
  * Reads a DOCX file: its core properties' title, else its first real heading.
@@ -15,13 +26,20 @@ import { elementText } from "./xml.js";
  * const { title, text } = await readDocx(bytes, limits); // title => "Pour-over coffee guide"
  */
 export async function readDocx(bytes: Uint8Array, limits: FormatLimits): Promise<FormatOutput> {
-  const files = unzipWithin(bytes, limits.maxUnzippedBytes, () => true);
+  const files = unzipWithin(bytes, limits.maxUnzippedBytes, (name) => PARTS.test(name));
   if (!files.has("word/document.xml")) throw new FormatError("corrupt", "no word/document.xml inside");
+  const parts: Record<string, [Uint8Array, { level: 0 }]> = {};
+  const encoder = new TextEncoder();
+  for (const name of files.keys()) parts[name] = [encoder.encode(withoutDtd(entryText(files, name))), { level: 0 }];
   const core = files.has("docProps/core.xml") ? elementText(entryText(files, "docProps/core.xml"), "dc:title") : undefined;
-  const { default: mammoth } = await import("mammoth");
+  files.clear();
+  const { default: mammoth } = await loadParser(() => import("mammoth"));
   let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) })).value;
+    // Stored, not compressed: mammoth reads these parts back at once.
+    const buffer = Buffer.from(zipSync(parts));
+    // Images are not read: their bytes would become data URIs that the text drops anyway.
+    html = (await mammoth.convertToHtml({ buffer }, { convertImage: mammoth.images.imgElement(async () => ({ src: "" })) })).value;
   } catch (error) {
     throw new FormatError("corrupt", error instanceof Error ? error.message : String(error));
   }

@@ -39,17 +39,24 @@ export type ExtractResult =
 const WORKER_FILE = new URL("./formats-worker.js", import.meta.url);
 /** How long past its time limit a document may take before its worker is stopped (ms). */
 const GRACE_MS = 1000;
+/**
+ * The formats worker's heap: its old generation at most 1 GiB, its young one 64 MiB. A reader
+ * past it stops the worker (`reader-failed`), not the server: without it a 2.2 MB DOCX took the
+ * process to 3.9 GB. The bash(1) PDF, at 522 pages, takes 40 to 120 MB (docs/performance.md).
+ */
+export const WORKER_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 64 } as const;
 
-let worker: Worker | undefined;
+/** The running worker, and the requests sent to it that wait for an answer: only its own. */
+let worker: { readonly thread: Worker; readonly waiting: Map<number, (result: ExtractResult) => void> } | undefined;
 let nextId = 0;
-const waiting = new Map<number, (result: ExtractResult) => void>();
 /** One document at a time: the time limit counts one file's work only. */
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
  * Reads a binary document, in the formats worker when the bin is built. Throws `FormatError`
  * when it gives no text (./types.ts): `timeout` past `timeLimitMs` (the worker is then stopped,
- * and the next document starts a new one).
+ * and the next document starts a new one), `reader-failed` when the worker stops for another
+ * reason (a crash, its memory limit) before it answers.
  *
  * @example
  * const read = await readBinary("pdf", bytes, { maxTextChars: 1048576, maxUnzippedBytes: 67108864 }, 30_000);
@@ -67,50 +74,53 @@ export async function readBinary(format: BinaryFormat, bytes: Uint8Array, limits
   return turn;
 }
 
-function startWorker(): Worker | undefined {
+function startWorker(): NonNullable<typeof worker> | undefined {
   if (worker !== undefined) return worker;
   if (WORKER_FILE.protocol !== "file:" || !existsSync(fileURLToPath(WORKER_FILE))) return undefined;
-  const started = new Worker(WORKER_FILE);
-  started.on("message", ({ id, result }: { id: number; result: ExtractResult }) => {
-    waiting.get(id)?.(result);
-    waiting.delete(id);
+  const started = { thread: new Worker(WORKER_FILE, { resourceLimits: WORKER_LIMITS }), waiting: new Map<number, (result: ExtractResult) => void>() };
+  started.thread.on("message", ({ id, result }: { id: number; result: ExtractResult }) => {
+    started.waiting.get(id)?.(result);
+    started.waiting.delete(id);
   });
+  // A worker that stops fails the requests it was given, and only those: a stopped worker's
+  // exit comes after its replacement has taken the next document.
   const fail = (detail: string) => {
     if (worker === started) worker = undefined;
-    for (const [id, settle] of waiting) {
-      settle({ ok: false, reason: "corrupt", detail });
-      waiting.delete(id);
+    for (const [id, settle] of started.waiting) {
+      settle({ ok: false, reason: "reader-failed", detail });
+      started.waiting.delete(id);
     }
   };
-  started.on("error", (error) => fail(error.message));
-  started.on("exit", () => fail("the document reader stopped"));
+  started.thread.on("error", (error) => fail(error.message));
+  started.thread.on("exit", () => fail("the document reader stopped"));
   // Held only while a document is being read (readInWorker): an idle reader never keeps the process alive.
-  started.unref();
+  started.thread.unref();
   worker = started;
   return started;
 }
 
 /** Reads one document in the worker; past the time limit and its grace, the worker is stopped. */
-function readInWorker(reader: Worker, request: Omit<ExtractRequest, "id">): Promise<ExtractResult> {
+function readInWorker(reader: NonNullable<typeof worker>, request: Omit<ExtractRequest, "id">): Promise<ExtractResult> {
   const id = nextId++;
+  const { thread, waiting } = reader;
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       waiting.delete(id);
       // A reader that never ends its work is stopped the only way it can be: with its thread.
       if (worker === reader) worker = undefined;
-      void reader.terminate();
+      void thread.terminate();
       resolve({ ok: false, reason: "timeout", detail: `over ${request.timeLimitMs} ms` });
     }, request.timeLimitMs + GRACE_MS);
     timer.unref();
-    reader.ref();
+    thread.ref();
     waiting.set(id, (result) => {
       clearTimeout(timer);
-      if (waiting.size <= 1) reader.unref();
+      if (waiting.size <= 1) thread.unref();
       resolve(result);
     });
     // A copy with its own memory, handed over: a Buffer's slice would share (and hand over) the
     // memory of Node's buffer pool.
     const bytes = new Uint8Array(request.bytes);
-    reader.postMessage({ ...request, id, bytes } satisfies ExtractRequest, [bytes.buffer]);
+    thread.postMessage({ ...request, id, bytes } satisfies ExtractRequest, [bytes.buffer]);
   });
 }

@@ -1,7 +1,7 @@
 /**
  * A PDF's text, page by page, through unpdf (Mozilla's PDF.js built for servers), for ./pdf.ts.
  */
-import type { PdfPages } from "./types.js";
+import { loadParser, type PdfPages } from "./types.js";
 
 /**
  * The text of each page (lines kept), the metadata title, or the failure's reason: a PDF that
@@ -12,7 +12,7 @@ import type { PdfPages } from "./types.js";
  * await extractPdfPages(bytes, performance.now() + 10_000); // => { ok: true, pages: ["LS(1) …", …], title: undefined }
  */
 export async function extractPdfPages(bytes: Uint8Array, deadline: number): Promise<PdfPages> {
-  const { getDocumentProxy } = await import("unpdf");
+  const { getDocumentProxy } = await loadParser(() => import("unpdf"));
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // A copy as a plain Uint8Array: PDF.js refuses a Buffer, and may take over the bytes it is given.

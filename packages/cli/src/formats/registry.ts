@@ -6,13 +6,14 @@
  * when no built worker is at hand.
  */
 import type { BinaryFormat } from "./extensions.js";
-import { FormatError, type FormatLimits, type FormatOutput, type ReadFormat } from "./types.js";
+import { FormatError, loadParser, type FormatLimits, type FormatOutput, type ReadFormat } from "./types.js";
 
+// A reader module that fails to load is the installation's failure, not the file's (loadParser).
 const READERS: Readonly<Record<BinaryFormat, ReadFormat>> = {
-  pdf: async (bytes, limits, timeLimitMs) => (await import("./pdf.js")).readPdf(bytes, limits, timeLimitMs),
-  docx: async (bytes, limits) => (await import("./docx.js")).readDocx(bytes, limits),
-  odt: async (bytes, limits) => (await import("./odt.js")).readOdt(bytes, limits),
-  epub: async (bytes, limits) => (await import("./epub.js")).readEpub(bytes, limits),
+  pdf: async (bytes, limits, timeLimitMs) => (await loadParser(() => import("./pdf.js"))).readPdf(bytes, limits, timeLimitMs),
+  docx: async (bytes, limits) => (await loadParser(() => import("./docx.js"))).readDocx(bytes, limits),
+  odt: async (bytes, limits) => (await loadParser(() => import("./odt.js"))).readOdt(bytes, limits),
+  epub: async (bytes, limits) => (await loadParser(() => import("./epub.js"))).readEpub(bytes, limits),
 };
 
 /**

@@ -52,7 +52,7 @@ export type ReadFormat = (bytes: Uint8Array, limits: FormatLimits, timeLimitMs: 
  * @example
  * const why: UnreadableReason = "encrypted";
  */
-export type UnreadableReason = "no-text" | "encrypted" | "corrupt" | "zip-bomb" | "timeout";
+export type UnreadableReason = "no-text" | "encrypted" | "corrupt" | "zip-bomb" | "timeout" | "reader-failed";
 
 /**
  * What reading a PDF gave: its pages' text and metadata title, or why it gave nothing.
@@ -71,7 +71,37 @@ export const UNREADABLE_REASONS: Readonly<Record<UnreadableReason, string>> = {
   corrupt: "it is damaged or not a file of its type",
   "zip-bomb": "it expands past the unzipped size cap (a zip bomb?)",
   timeout: "reading it took longer than the time limit",
+  "reader-failed": "the document reader stopped or could not load its parser before it answered",
 };
+
+/**
+ * True when a failure says what the file is (damaged, encrypted, a zip bomb, too slow to read),
+ * so that a cache may keep it for the unchanged file; false when it says what happened to the
+ * reader (its worker crashed or was stopped, its parser did not load), which the next try may
+ * not meet.
+ *
+ * @example
+ * isVerdict(new FormatError("timeout"));       // => true
+ * isVerdict(new FormatError("reader-failed")); // => false
+ */
+export function isVerdict(failure: FormatError): boolean {
+  return failure.reason !== "reader-failed";
+}
+
+/**
+ * Loads a format's parser (unpdf, mammoth): a parser that fails to load is `reader-failed`, a
+ * failure of this installation, never a verdict about the file being read.
+ *
+ * @example
+ * const { default: mammoth } = await loadParser(() => import("mammoth"));
+ */
+export async function loadParser<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    throw new FormatError("reader-failed", error instanceof Error ? error.message : String(error));
+  }
+}
 
 /**
  * A file that cannot give text, and why.

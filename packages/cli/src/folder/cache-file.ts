@@ -1,0 +1,71 @@
+/**
+ * The one way the `--cache` folder's files are read and written, by the folder snapshot
+ * (./snapshot.ts) and the extracted-text cache (../formats/binary-file.ts). Anyone who can plant
+ * a file, a link or a FIFO in that folder is kept from steering the server: a file is opened
+ * without following a last link and without waiting (`O_NOFOLLOW | O_NONBLOCK`), must be a
+ * regular file (not a FIFO, which would block the read forever, nor a link to `/dev/zero`), and is
+ * read up to a size cap on that one descriptor; a write goes to a temporary file created new
+ * (`O_EXCL | O_NOFOLLOW`, mode 600) under a random name, then renamed over the old one at once.
+ */
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+
+/** `O_NOFOLLOW` where the platform has it (0 on Windows). */
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * The bytes of the cache file at `path`: opened without following a link and without waiting
+ * (a FIFO), checked to be a regular file of at most `max` bytes, read on that one descriptor.
+ * Throws the file system's error (ENOENT when there is none), or one saying why it is refused.
+ *
+ * @example
+ * readCacheFile("/home/me/.cache/mcp-search/texts-0a1b/3c4d.json", 1 << 20); // => <Buffer 7b 22 …>
+ */
+export function readCacheFile(path: string, max: number): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | NO_FOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new Error("it is a symbolic link");
+    throw error;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new Error("it is not a regular file");
+    if (info.size > max) throw new Error(`it is ${info.size} bytes, over the ${max}-byte cap`);
+    const bytes = Buffer.allocUnsafe(info.size);
+    let read = 0;
+    while (read < info.size) {
+      const n = readSync(fd, bytes, read, info.size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return bytes.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes `parts` to `path` atomically: into a temporary file beside it, created new under a
+ * random name (a link or a file planted at a guessable name is never followed), then renamed
+ * over `path`. The temporary file is removed when anything fails, and the error thrown.
+ *
+ * @example
+ * writeCacheFile("/home/me/.cache/mcp-search/texts-0a1b/3c4d.json", [Buffer.from("{}")]);
+ */
+export function writeCacheFile(path: string, parts: readonly Uint8Array[]): void {
+  const temporary = `${path}.${randomBytes(8).toString("hex")}.tmp`;
+  try {
+    const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o600);
+    try {
+      for (const part of parts) writeSync(fd, part);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
