@@ -29,7 +29,11 @@ describe("parseCommandLine", () => {
     [["serve", "docs", "--limit", "0"], { command: "error", message: '--limit must be a whole number of at least 1 (got "0").' }],
     [["serve", "docs", "--http", "host:99999"], { command: "error", message: '--http takes [host:]port, such as 8787 or 127.0.0.1:8787 (got "host:99999").' }],
     [["serve", "docs", "--base-url", "ftp://x"], { command: "error", message: '--base-url must be an http or https URL (got "ftp://x").' }],
-    [["publish"], { command: "error", message: 'unknown command "publish": use serve or demo.' }],
+    [["publish"], { command: "error", message: 'unknown command "publish": use serve, demo or revoke.' }],
+    [["revoke", "--state", "/s"], { command: "revoke", state: "/s" }],
+    [["revoke", "--cache", "/c"], { command: "revoke", state: "/c" }],
+    [["revoke"], { command: "error", message: "revoke needs the server's state folder: mcp-search revoke --state DIR (or the --cache DIR the server runs with)." }],
+    [["revoke", "--state", "/s", "--http", "1"], { command: "error", message: "revoke takes --state DIR or --cache DIR only." }],
   ])("reads %j", (argv, expected) => {
     expect(parseCommandLine(argv)).toStrictEqual(expected);
   });
@@ -58,6 +62,7 @@ describe("parseCommandLine", () => {
         folders: undefined,
         exclude: [],
         include: [],
+        oauth: undefined,
       },
     });
   });
@@ -85,6 +90,25 @@ describe("parseCommandLine", () => {
       command: "error",
       message: '--allowed-origin must be an http or https origin (got "ftp://x").',
     });
+  });
+
+  it("reads --oauth with its options, the state defaulting to --cache", () => {
+    const line = parseCommandLine(["serve", "docs", "--http", "0", "--oauth", "--public-url", "https://MCP.example.com/", "--cache", "/c", "--owner-secret-file", "/s"]);
+    expect(line.command === "serve" && line.options.oauth).toStrictEqual({ publicUrl: "https://mcp.example.com", state: "/c", ownerSecretFile: "/s" });
+    const own = parseCommandLine(["serve", "docs", "--http", "0", "--oauth", "--cache", "/c", "--state", "/st"]);
+    expect(own.command === "serve" && own.options.oauth).toStrictEqual({ publicUrl: undefined, state: "/st", ownerSecretFile: undefined });
+  });
+
+  it.each([
+    [["--oauth"], "--oauth applies to --http only: over stdio, the host that starts the server is its only client."],
+    [["--http", "0", "--public-url", "https://x.example"], "--public-url applies to --oauth only."],
+    [["--http", "0", "--state", "/s"], "--state applies to --oauth only."],
+    [["--http", "0", "--owner-secret-file", "/s"], "--owner-secret-file applies to --oauth only."],
+    [["--http", "0", "--oauth", "--public-url", "http://mcp.example.com"], '--public-url must be an https URL (http only on localhost), such as https://mcp.example.com (got "http://mcp.example.com").'],
+    [["--http", "0", "--oauth", "--public-url", "https://mcp.example.com/mcp"], '--public-url takes an origin without a path, such as https://mcp.example.com: the server answers at its root (got "https://mcp.example.com/mcp").'],
+    [["--http", "0", "--oauth", "--public-url", "mcp.example.com"], '--public-url must be an absolute URL, such as https://mcp.example.com (got "mcp.example.com").'],
+  ])("refuses serve %j with one sentence", (argv, message) => {
+    expect(parseCommandLine(["serve", "docs", ...argv])).toStrictEqual({ command: "error", message });
   });
 
   it("refuses --token over stdio, where it would guard nothing", () => {
