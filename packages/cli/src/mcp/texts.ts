@@ -23,8 +23,13 @@ export interface FolderTexts {
   readonly truncated: (shown: number, matches: number, documents: number) => string;
   /** The query matched nothing, among documents that exist. */
   readonly noMatch: (documents: number) => string;
-  /** The folder holds no readable document at all. */
-  readonly nothingIndexed: string;
+  /**
+   * The folder holds no readable document at all, once its first indexing is done; `extensions`
+   * lists the supported ones (".md, .pdf, …"), from the one list of formats.
+   */
+  readonly nothingIndexed: (extensions: string) => string;
+  /** No document is indexed yet, while the first indexing is under way: search again soon. */
+  readonly nothingIndexedYet: string;
   /** The id names no document, and never did in this session. */
   readonly unknown: (id: string) => string;
   /** The id named a document that was moved, renamed or deleted. */
@@ -97,8 +102,9 @@ const PT_BR: FolderTexts = {
     `Resultado truncado: mostrando ${shown} de ${matches} documentos que correspondem (entre ${documents} indexados). Refine a consulta com palavras mais específicas para ver os outros.`,
   noMatch: (documents) =>
     `0 correspondências entre ${documents} documentos indexados: a consulta não coincidiu com nenhum. Tente outras palavras, sinônimos ou a grafia usada nos documentos.`,
-  nothingIndexed:
-    "Nada está indexado: a pasta servida não tem documentos legíveis (.md, .markdown, .txt, .rst, .csv, .json, .yaml, .yml, .html). Buscar de novo não vai ajudar.",
+  nothingIndexed: (extensions) =>
+    `Nada está indexado: a pasta servida não tem documentos legíveis (${extensions}). Buscar de novo não vai ajudar.`,
+  nothingIndexedYet: "Nenhum documento foi indexado ainda: busque de novo em alguns segundos.",
   unknown: (id) => `Nenhum documento tem o id ${JSON.stringify(id)}. Use um id devolvido pela ferramenta search.`,
   stale: (id) =>
     `O documento ${JSON.stringify(id)} não existe mais: foi movido, renomeado ou apagado. Busque de novo com a ferramenta search para obter ids atuais.`,
@@ -134,8 +140,9 @@ const EN: FolderTexts = {
     `Truncated: showing ${shown} of ${matches} matching documents (among ${documents} indexed). Narrow the query with more specific words to see the others.`,
   noMatch: (documents) =>
     `0 matches among ${documents} indexed documents: the query matched none of them. Try other words, synonyms or the spelling the documents use.`,
-  nothingIndexed:
-    "Nothing is indexed: the served folder holds no readable document (.md, .markdown, .txt, .rst, .csv, .json, .yaml, .yml, .html). Searching again will not help.",
+  nothingIndexed: (extensions) =>
+    `Nothing is indexed: the served folder holds no readable document (${extensions}). Searching again will not help.`,
+  nothingIndexedYet: "No document is indexed yet: search again in a few seconds.",
   unknown: (id) => `No document has the id ${JSON.stringify(id)}. Use an id returned by the search tool.`,
   stale: (id) =>
     `The document ${JSON.stringify(id)} no longer exists: it was moved, renamed or deleted. Search again with the search tool to get current ids.`,
@@ -169,8 +176,9 @@ const ES: FolderTexts = {
     `Resultado truncado: se muestran ${shown} de ${matches} documentos que coinciden (entre ${documents} indexados). Precise la consulta con palabras más específicas para ver los demás.`,
   noMatch: (documents) =>
     `0 coincidencias entre ${documents} documentos indexados: la consulta no coincidió con ninguno. Pruebe otras palabras, sinónimos o la grafía que usan los documentos.`,
-  nothingIndexed:
-    "No hay nada indexado: la carpeta servida no tiene documentos legibles (.md, .markdown, .txt, .rst, .csv, .json, .yaml, .yml, .html). Buscar de nuevo no servirá de nada.",
+  nothingIndexed: (extensions) =>
+    `No hay nada indexado: la carpeta servida no tiene documentos legibles (${extensions}). Buscar de nuevo no servirá de nada.`,
+  nothingIndexedYet: "Todavía no hay ningún documento indexado: busque de nuevo en unos segundos.",
   unknown: (id) => `Ningún documento tiene el id ${JSON.stringify(id)}. Use un id devuelto por la herramienta search.`,
   stale: (id) =>
     `El documento ${JSON.stringify(id)} ya no existe: se movió, se renombró o se borró. Busque de nuevo con la herramienta search para obtener ids actuales.`,
@@ -205,7 +213,7 @@ const TEXTS: Readonly<Record<ContractLocale, FolderTexts>> = { "pt-BR": PT_BR, e
  *
  * @param locale - `"pt-BR"`, `"en"` or `"es"`. @default "pt-BR"
  * @example
- * folderTexts("pt-BR").nothingIndexed; // => "Nada está indexado: …"
+ * folderTexts("pt-BR").nothingIndexedYet; // => "Nenhum documento foi indexado ainda: …"
  */
 export function folderTexts(locale: ContractLocale = "pt-BR"): FolderTexts {
   return TEXTS[locale];

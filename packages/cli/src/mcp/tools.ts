@@ -16,6 +16,7 @@ import type { Folder, FolderSnapshot, LoadedDocument } from "../folder/folder.js
 import { documentId, ID_PREFIX, parseId as parsePathId } from "../folder/paths.js";
 import { mountedFileId } from "../folder/mounts.js";
 import { markdownToText } from "../formats/markdown.js";
+import { SUPPORTED_EXTENSIONS } from "../formats/documents.js";
 import { readsAsMarkdown } from "../formats/extensions.js";
 import { hitPage, normalisedPages, pageUrl } from "../formats/pages.js";
 import { makeSnippet, prepareSnippetSource, type SnippetSource } from "./snippet.js";
@@ -131,7 +132,7 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
       if (loaded?.pageStarts !== undefined) result.url = pageUrl(result.url, hitPage(pagesFor(loaded, loaded.pageStarts), terms));
       snippets.push({ id, snippet: makeSnippet(snippetSourceOf(loaded, normalizeChar), terms, { maxChars: snippetChars, normalizeChar }) });
     }
-    const counted = summaryMessage(texts, documents.size, matches, results.length);
+    const counted = summaryMessage(texts, documents.size, matches, results.length, indexing !== undefined);
     const message = unreadable > 0 ? `${counted} ${texts.unreadable(unreadable)}` : counted;
     const summary = {
       documents: documents.size,
@@ -244,8 +245,18 @@ export function knownPaths({ documents, removed }: FolderSnapshot): { has(relati
   return { has: (relative) => documents.has(relative) || removed.has(documentId(relative)) };
 }
 
-function summaryMessage(texts: FolderTexts, documents: number, matches: number, returned: number): string {
-  if (documents === 0) return texts.nothingIndexed;
+/** The supported extensions, as the empty folder's message lists them: from the one list of formats. */
+const EXTENSIONS_TEXT = [...SUPPORTED_EXTENSIONS].join(", ");
+
+/**
+ * The summary's message for a search's counts. While the first indexing is under way, no document
+ * yet is not an empty folder: the model is told to search again, not that it will not help.
+ *
+ * @example
+ * summaryMessage(folderTexts("en"), 0, 0, 0, true); // => "No document is indexed yet: search again in a few seconds."
+ */
+export function summaryMessage(texts: FolderTexts, documents: number, matches: number, returned: number, indexing: boolean): string {
+  if (documents === 0) return indexing ? texts.nothingIndexedYet : texts.nothingIndexed(EXTENSIONS_TEXT);
   if (matches === 0) return texts.noMatch(documents);
   return matches > returned ? texts.truncated(returned, matches, documents) : texts.matched(returned, documents);
 }
