@@ -8,13 +8,16 @@
  *   and the slowest search answer sent every 50 ms meanwhile: the measure that put the readers in
  *   a worker thread;
  * - the time to the first search answer and to the full index on a folder of 200 PDFs;
- * - the restart time to a complete answer with `--cache` (snapshot and extracted texts).
+ * - the restart time to a complete answer with `--cache` (snapshot and extracted texts);
+ * - the hostile files of issue 41, built in memory (no groff or pandoc needed): the peak resident
+ *   memory of a process whose formats worker reads the worst of them, and the served bin's
+ *   longest event-loop stall while it reads them all beside a note.
  *
  * Needs groff and pandoc (`apt-get install groff pandoc qpdf`) and a build first (any test run).
  * Run: `npx vitest bench --run packages/cli/bench/formats.bench.ts`.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -22,6 +25,7 @@ import { afterAll, beforeAll, bench, describe } from "vitest";
 import { readDocx } from "../src/formats/docx.js";
 import { readPdf } from "../src/formats/pdf.js";
 import { StdioBin } from "../test/_cli-spawn.js";
+import { docxOf, epubOf, odtOf, paragraph } from "../test/formats/_hostile-zips.js";
 
 const STALL_MONITOR = fileURLToPath(new URL("./_stall-monitor.mjs", import.meta.url));
 const PAGES = ["ls", "grep", "tar", "find", "sed", "cp", "chmod", "ssh", "curl", "less", "ps", "diff", "sort", "xargs", "gzip", "dd", "du", "date", "make", "man"];
@@ -153,6 +157,78 @@ beforeAll(async () => {
   rows.push([`${FOLDER_PDFS} PDFs, restart with --cache`, `complete answer (${found.results.length} results) at ${ms(restart)}`]);
   console.log(`\nformats bench (this machine)\n${rows.map(([what, value]) => `  ${what.padEnd(38)} ${value}`).join("\n")}\n`);
 }, 900_000);
+
+/** The hostile files of issue 41, by name: each the smallest that reproduced one finding. */
+function hostileFiles(): Record<string, Uint8Array> {
+  const chapter = `<html><body>${"<p>A chapter of two megabytes, listed again and again.</p>".repeat(36_000)}</body></html>`;
+  const empty: Record<string, Uint8Array> = {};
+  for (let n = 0; n < 200_000; n += 1) empty[`junk/${n}.xml`] = new Uint8Array(0);
+  return {
+    // A DOCX that unzips to about 50 MB of paragraphs (under the 64 MiB cap).
+    "large.docx": docxOf(paragraph("Many words in one paragraph of a long document.").repeat(600_000)),
+    "nested-lists.odt": odtOf(`${"<text:list><text:list-item><text:p>item</text:p>".repeat(600_000)}${"</text:list-item></text:list>".repeat(600_000)}`),
+    "unclosed-headings.odt": odtOf(`<text:p>Before</text:p>${"<text:h>x".repeat(200_000)}`),
+    "spine-60000.epub": epubOf({ "one.xhtml": chapter }, Array.from({ length: 60_000 }, () => "c0")),
+    "empty-entries.docx": docxOf(paragraph("Among many empty entries"), { extra: empty }),
+  };
+}
+
+/**
+ * The hostile files through the built bin's formats worker, one fresh process each: the peak
+ * resident memory of the process (the worker's thread included) and how each ended.
+ */
+function hostilePeaks(folder: string): [string, string][] {
+  const dist = fileURLToPath(new URL("../dist/", import.meta.url));
+  const chunk = readdirSync(dist).find((name) => /^extract-[\w-]+\.js$/.test(name));
+  const baseline = peakRssMb("");
+  return readdirSync(folder).filter((name) => name !== "note.md").map((name) => {
+    const format = name.split(".").pop() as string;
+    const program = `const { readBinary } = await import(${JSON.stringify(pathToFileURL(join(dist, chunk as string)).href)}); const { readFileSync } = await import("node:fs");
+      const started = performance.now(); let how;
+      try { const read = await readBinary(${JSON.stringify(format)}, new Uint8Array(readFileSync(${JSON.stringify(join(folder, name))})), ${JSON.stringify({ maxTextChars: 1 << 20, maxUnzippedBytes: 64 << 20 })}, 30000); how = read.text.length + " characters"; } catch (error) { how = error.message; }
+      console.error(how + " in " + Math.round(performance.now() - started) + " ms");`;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", `${program}\nprocess.stdout.write(String(process.resourceUsage().maxRSS / 1024));`], { encoding: "utf8" });
+    return [`peak RSS, worker reads ${name}`, `${Math.round(Number(child.stdout))} MB (+${Math.round(Number(child.stdout) - baseline)} MB): ${child.stderr.trim()}`] as [string, string];
+  });
+}
+
+describe("formats: hostile files (issue 41)", () => {
+  const hostile: [string, string][] = [];
+  beforeAll(async () => {
+    const folder = join(work, "hostile");
+    mkdirSync(folder);
+    for (const [name, bytes] of Object.entries(hostileFiles())) writeFileSync(join(folder, name), bytes);
+    progress("the hostile files, each in the built bin's worker");
+    hostile.push(...hostilePeaks(folder));
+    progress("the hostile files in the served bin");
+    const stallFile = join(work, "hostile.stall.json");
+    writeFileSync(join(folder, "note.md"), "# Note\n\nA note beside the hostile files.\n");
+    const served = new StdioBin(["serve", folder, "--locale", "en"], {
+      env: { ...process.env, NODE_OPTIONS: `--import=${pathToFileURL(STALL_MONITOR).href}`, MCP_SEARCH_STALL_FILE: stallFile },
+    });
+    await served.open();
+    let slowest = 0;
+    let answered = 0;
+    let noteAt = 0;
+    while (!served.indexed()) {
+      const [found, took] = await timed(() => served.search("note"));
+      if (noteAt === 0 && found.results.length > 0) noteAt = performance.now() - served.started;
+      slowest = Math.max(slowest, took);
+      answered += 1;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const stall = (JSON.parse(readFileSync(stallFile, "utf8")) as { maxMs: number }).maxMs;
+    const skipped = served.stderr.filter((line) => line.includes("skipped")).length;
+    served.close();
+    hostile.push(["hostile folder in the served bin", `indexed in ${ms(performance.now() - served.started)} (${skipped} skipped); note found at ${ms(noteAt)}; longest event-loop stall ${ms(stall)}; slowest of ${answered} searches ${ms(slowest)}`]);
+    console.log(`\nformats bench, hostile files (this machine)\n${hostile.map(([what, value]) => `  ${what.padEnd(48)} ${value}`).join("\n")}\n`);
+  }, 900_000);
+
+  bench("hostile: readOdt of 200,000 unclosed headings", async () => {
+    const { readOdt } = await import("../src/formats/odt.js");
+    await readOdt(odtOf(`<text:p>Before</text:p>${"<text:h>x".repeat(200_000)}`), { maxTextChars: 1 << 20, maxUnzippedBytes: 64 << 20 });
+  }, { iterations: 3, time: 0 });
+});
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
