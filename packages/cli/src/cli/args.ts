@@ -86,7 +86,7 @@ export interface ServeArguments {
  * @example
  * const oauth: OAuthArguments = { publicUrl: "https://mcp.example.com", state: "/home/me/.cache/mcp-search" };
  */
-export interface OAuthArguments {
+interface OAuthArguments {
   /** `--public-url`: the origin clients reach the server at; the issuer and resource identifier. @default undefined (http://127.0.0.1:<port>) */
   readonly publicUrl?: string | undefined;
   /** `--state`, else `--cache`: where clients, grants and the signing key are kept. @default undefined (in memory) */

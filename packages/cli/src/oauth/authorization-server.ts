@@ -23,12 +23,12 @@
  * it, nor into a log line.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { randomBytes } from "node:crypto";
 import { OAuthError, OAuthErrorCode, bearerAuthChallengeResponse, buildOAuthProtectedResourceMetadata, getOAuthProtectedResourceMetadataUrl, verifyBearerToken, type AuthInfo } from "@modelcontextprotocol/server";
 import type { ContractLocale } from "@sbissoli/mcp-search";
 import { consentTexts, renderConsentPage, renderErrorPage } from "./consent-page.js";
 import { digestToken, isCodeChallenge, randomToken, sameDigest, secretMatches, signAccessToken, verifierMatches, verifyAccessToken, type SecretHash } from "./credentials.js";
 import { createWindowCounter } from "./rate-limit.js";
+import { answerPreflight, basicCredentials, cookieValue, MAX_BODY_BYTES, parseForm, readBody, redirect, repeatedParameter, sendJson, sendMetadata, sendPage, sendRefusal, sendTokens, type Refusal } from "./http-replies.js";
 import { checkRegistration } from "./registration.js";
 import type { Grant, OAuthState, RegisteredClient, StateStore } from "./state.js";
 
@@ -38,7 +38,7 @@ import type { Grant, OAuthState, RegisteredClient, StateStore } from "./state.js
  * @example
  * const limits: OAuthLimits = { ...OAUTH_LIMITS, accessTokenSeconds: 600 };
  */
-export interface OAuthLimits {
+interface OAuthLimits {
   readonly accessTokenSeconds: number;
   readonly refreshTokenSeconds: number;
   readonly codeSeconds: number;
@@ -56,7 +56,7 @@ export interface OAuthLimits {
 }
 
 /** The defaults. */
-export const OAUTH_LIMITS: OAuthLimits = {
+const OAUTH_LIMITS: OAuthLimits = {
   /** Access tokens live one hour: short, since a JWT cannot be taken back before it ends but through its grant. */
   accessTokenSeconds: 3600,
   /** A refresh token lives 30 days, and each use gives a new one. */
@@ -92,7 +92,7 @@ const SCOPE = "read";
  * @example
  * const options: AuthorizationServerOptions = { issuer: "https://mcp.example.com", mcpPath: "/mcp", store, ownerSecret, locale: "en", folders: ["notes"], log, trustForwardedFor: true };
  */
-export interface AuthorizationServerOptions {
+interface AuthorizationServerOptions {
   /** The issuer: `--public-url`, or the server's own `http://127.0.0.1:<port>`. No trailing slash. */
   readonly issuer: string;
   /** The MCP endpoint's path; issuer + path is the resource every token is bound to. */
@@ -155,12 +155,6 @@ interface IssuedCode {
   grantId?: string;
 }
 
-/** A refusal of the token, registration or revocation endpoint (RFC 6749 §5.2). */
-interface Refusal {
-  readonly status: number;
-  readonly error: string;
-  readonly description: string;
-}
 
 const PATHS = {
   authorize: ["/oauth/authorize", "/authorize"],
@@ -172,8 +166,6 @@ const AUTHORIZATION_SERVER_METADATA_PATH = "/.well-known/oauth-authorization-ser
 const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 /** The cookie that binds a consent form to the browser that fetched it. */
 const CSRF_COOKIE = "mcp_search_consent";
-/** The largest form or JSON body read: a registration or a token request is under 2 KiB. */
-const MAX_BODY_BYTES = 16 * 1024;
 
 /**
  * Creates the authorization server; see the module comment.
@@ -552,103 +544,3 @@ function sameResource(asked: string, resource: string): boolean {
   return bare(asked) === bare(resource);
 }
 
-/** The first parameter given twice, which RFC 6749 §3.1 forbids. */
-function repeatedParameter(query: URLSearchParams): string | undefined {
-  const seen = new Set<string>();
-  for (const key of query.keys()) {
-    if (seen.has(key)) return key;
-    seen.add(key);
-  }
-  return undefined;
-}
-
-function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
-  const match = /^Basic[ \t]+([A-Za-z0-9+/=]+)[ \t]*$/i.exec(header ?? "");
-  if (match === null) return undefined;
-  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
-  const colon = decoded.indexOf(":");
-  if (colon === -1) return undefined;
-  try {
-    // RFC 6749 §2.3.1: both parts are form-encoded before they are joined.
-    return { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " ")), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " ")) };
-  } catch {
-    return undefined;
-  }
-}
-
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const [key, ...value] = part.trim().split("=");
-    if (key === name) return value.join("=");
-  }
-  return undefined;
-}
-
-/** The body as text, or `undefined` when it is over {@link MAX_BODY_BYTES}. */
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      req.resume();
-      return undefined;
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/** A form body (`application/x-www-form-urlencoded`) with no parameter repeated. */
-function parseForm(req: IncomingMessage, body: string): URLSearchParams | Refusal {
-  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded") return { status: 400, error: "invalid_request", description: "the body must be application/x-www-form-urlencoded" };
-  const form = new URLSearchParams(body);
-  const repeated = repeatedParameter(form);
-  return repeated === undefined ? form : { status: 400, error: "invalid_request", description: `the parameter ${repeated} is repeated` };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", "access-control-allow-origin": "*", ...headers }).end(JSON.stringify(body));
-}
-
-function sendRefusal(res: ServerResponse, refusal: Refusal, headers: Record<string, string> = {}): void {
-  sendJson(res, refusal.status, { error: refusal.error, error_description: refusal.description }, headers);
-}
-
-function sendTokens(res: ServerResponse, reply: Refusal | Record<string, unknown>): void {
-  if ("status" in reply && "error" in reply) return sendRefusal(res, reply as Refusal);
-  sendJson(res, 200, reply, { pragma: "no-cache" });
-}
-
-function sendMetadata(req: IncomingMessage, res: ServerResponse, document: unknown): void {
-  if (req.method === "OPTIONS") return answerPreflight(res);
-  if (req.method !== "GET" && req.method !== "HEAD") return sendRefusal(res, { status: 405, error: "invalid_request", description: "use GET" }, { allow: "GET, HEAD, OPTIONS" });
-  res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*", "cache-control": "public, max-age=300" }).end(req.method === "HEAD" ? undefined : JSON.stringify(document));
-}
-
-/** The OAuth endpoints other than the consent page are for any origin's client code (CORS). */
-function answerPreflight(res: ServerResponse): void {
-  res.writeHead(204, { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, POST, OPTIONS", "access-control-allow-headers": "authorization, content-type, mcp-protocol-version", "access-control-max-age": "600" }).end();
-}
-
-function sendPage(res: ServerResponse, status: number, render: (nonce: string) => string): void {
-  const nonce = randomBytes(16).toString("base64");
-  res.writeHead(status, {
-    "content-type": "text/html; charset=utf-8",
-    "cache-control": "no-store",
-    "content-security-policy": `default-src 'none'; style-src 'nonce-${nonce}'; frame-ancestors 'none'; base-uri 'none'`,
-    "x-frame-options": "DENY",
-    "x-content-type-options": "nosniff",
-    // same-origin, not no-referrer: under no-referrer a browser posts the form with `Origin: null`.
-    "referrer-policy": "same-origin",
-  });
-  res.end(render(nonce));
-}
-
-/** 303 to the client's redirect URI with `parameters` added to its query (RFC 6749 §4.1.2). */
-function redirect(res: ServerResponse, redirectUri: string, parameters: Record<string, string>): void {
-  const target = new URL(redirectUri);
-  for (const [key, value] of Object.entries(parameters)) target.searchParams.set(key, value);
-  res.writeHead(303, { location: target.href, "cache-control": "no-store", "referrer-policy": "no-referrer" }).end();
-}

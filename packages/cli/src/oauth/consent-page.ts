@@ -93,7 +93,7 @@ export function consentTexts(locale: ContractLocale): ConsentTexts {
 }
 
 /** What the consent form shows and carries. */
-export interface ConsentView {
+interface ConsentView {
   readonly locale: ContractLocale;
   readonly clientName: string | undefined;
   /** The host the client's redirect URI returns to. */
@@ -114,7 +114,7 @@ export interface ConsentView {
  * @example
  * escapeHtml('<b title="x">'); // => "&lt;b title=&quot;x&quot;&gt;"
  */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
 }
 

@@ -111,7 +111,7 @@ export function generateSecret(): string {
 }
 
 /** The claims of an access token this server signs. */
-export interface AccessClaims {
+interface AccessClaims {
   /** The grant it belongs to: a revoked grant ends its access tokens at once. */
   readonly grantId: string;
   readonly clientId: string;

@@ -9,12 +9,12 @@ import { generateSecret, hashSecret, secretMatches, type SecretHash } from "./cr
 import type { StateStore } from "./state.js";
 
 /** The shortest secret accepted: twelve characters, with the rate limits of the consent page. */
-export const MIN_SECRET_LENGTH = 12;
+const MIN_SECRET_LENGTH = 12;
 /** The largest secret file read. */
 const MAX_SECRET_FILE_BYTES = 4096;
 
 /** Where the owner's secret comes from. */
-export interface OwnerSecretSource {
+interface OwnerSecretSource {
   /** `MCP_SEARCH_OWNER_SECRET`, when set and not empty. */
   readonly environment?: string | undefined;
   /** `--owner-secret-file`. */

@@ -10,7 +10,7 @@
  * const wrongSecrets = createWindowCounter({ limit: 5, windowMs: 15 * 60_000 });
  * wrongSecrets.count("203.0.113.7"); // => 0
  */
-export interface WindowCounter {
+interface WindowCounter {
   /** Events of `key` still inside the window. */
   count(key: string): number;
   /** True when `key` reached the limit. */
@@ -24,7 +24,7 @@ export interface WindowCounter {
 }
 
 /** Options of {@link createWindowCounter}. */
-export interface WindowCounterOptions {
+interface WindowCounterOptions {
   readonly limit: number;
   readonly windowMs: number;
   /** The clock. @default Date.now */

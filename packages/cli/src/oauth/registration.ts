@@ -37,13 +37,13 @@ export function refuseRedirectUri(value: unknown): string | undefined {
 }
 
 /** An RFC 7591 error: `error` and a description that names what is wrong. */
-export interface RegistrationError {
+interface RegistrationError {
   readonly error: "invalid_redirect_uri" | "invalid_client_metadata";
   readonly error_description: string;
 }
 
 /** What a registration asked for, checked. */
-export type ClientRequest = Pick<RegisteredClient, "redirectUris" | "authMethod"> & { readonly clientName?: string | undefined };
+type ClientRequest = Pick<RegisteredClient, "redirectUris" | "authMethod"> & { readonly clientName?: string | undefined };
 
 /**
  * Checks a registration request's metadata; returns what to register or the error to answer.

@@ -8,7 +8,7 @@ import { openStateStore } from "./state.js";
 import type { ContractLocale } from "@sbissoli/mcp-search";
 
 /** What {@link prepareOAuth} needs. */
-export interface OAuthSetup {
+interface OAuthSetup {
   /** `--state` (else `--cache`); undefined keeps the state in memory. */
   readonly state?: string | undefined;
   readonly ownerSecretFile?: string | undefined;

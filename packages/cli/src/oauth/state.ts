@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { z } from "zod";
 
 /** The largest state file read: 4 MiB (100 clients and their grants take a few kilobytes). */
-export const MAX_STATE_BYTES = 4 * 1024 * 1024;
+const MAX_STATE_BYTES = 4 * 1024 * 1024;
 
 /** The file's name inside the state folder. */
 export const STATE_FILE_NAME = "mcp-search-oauth.json";
