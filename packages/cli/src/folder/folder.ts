@@ -84,6 +84,13 @@ export interface FolderOptions {
    * @default { gitignore: true } (the .gitignore files only)
    */
   readonly ignore?: IgnoreOptions | undefined;
+  /**
+   * The first indexing starts when this settles: the CLI settles it once its transport has
+   * answered the first request, so that a walk that holds the thread (a `.gitignore` of 150,000
+   * patterns compiles for seconds) never keeps `initialize` or `listen` waiting.
+   * @default undefined (at once)
+   */
+  readonly indexAfter?: Promise<unknown> | undefined;
 }
 
 /**
@@ -164,7 +171,7 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
       broken: () => void folder?.refresh().catch(() => undefined),
     },
   });
-  folder = new ServedFolder({ root, mounts, baseUrl, log, relativeMessage, watch, indexer, listeners, load: (doc) => reader.load(doc) });
+  folder = new ServedFolder({ root, mounts, baseUrl, log, relativeMessage, watch, indexer, listeners, load: (doc) => reader.load(doc), indexAfter: options.indexAfter });
   return folder;
 }
 
@@ -179,6 +186,7 @@ interface ServedFolderParts {
   readonly indexer: FolderIndexer;
   readonly listeners: Set<() => void>;
   readonly load: (doc: FolderDocument) => Promise<LoadedDocument | undefined>;
+  readonly indexAfter: Promise<unknown> | undefined;
 }
 
 /** A {@link Folder}: when to refresh, one refresh at a time; the indexer does the refreshing. */
@@ -260,6 +268,7 @@ class ServedFolder implements Folder {
   /** One refresh: the events settled, then a rebuild, an update of what changed, or nothing. */
   private async check(): Promise<FolderSnapshot> {
     const { watch, indexer, log } = this.parts;
+    if (this.first) await this.parts.indexAfter;
     await settleEvents();
     if (indexer.mustRebuild) {
       watch.takeChanges();

@@ -22,7 +22,8 @@ describe("mcp-search serve: slow documents beside fast ones", () => {
       let found = await search("zebra", client);
       while (found.results.length === 0) found = await search("zebra", client);
       expect(found.results.map((result) => result.id)).toStrictEqual(["doc:z-note.md"]);
-      // Found while the book was still being read.
+      // Found while the book was still being read: the note is the only document indexed so far.
+      expect(found.summary.documents).toBe(1);
       expect(found.summary.message).toMatch(/^indexing/);
     } finally {
       await client.close();
