@@ -37,9 +37,13 @@ export async function startServing(args: ServeArguments, { version, log, environ
   const token = args.http === undefined ? undefined : (args.token ?? tokenFromEnvironment(environment));
   const vocabulary = await loadVocabulary(args.vocabulary, args.locale, folderTexts(args.locale).sourceName);
   const vocabularyKey = `${args.locale}:${args.vocabulary === undefined ? "" : createHash("sha256").update(readFileSync(args.vocabulary)).digest("hex")}`;
-  // openFolder checks the folder and starts indexing in the background: the transport connects
-  // at once, and a search meanwhile answers with what is indexed so far.
+  // openFolder checks the folder and indexes it in the background once the transport is up (over
+  // stdio, once it has answered its first message): a walk that holds the thread (a huge
+  // .gitignore) never keeps listen or initialize waiting (startIndexing). A search meanwhile
+  // answers with what is indexed so far.
+  let startIndexing: () => void = () => undefined;
   const folder = await openFolder({
+    indexAfter: new Promise<void>((resolve) => (startIndexing = resolve)),
     root: args.folders ?? args.folder, vocabulary, baseUrl: args.baseUrl, maxFileBytes: args.maxFileBytes, ranking: args.ranking, log,
     cache: args.cache, vocabularyKey, language: args.language, fallbackLanguage: languageOfLocale(args.locale),
     ignore: { exclude: args.exclude, include: args.include },
@@ -62,6 +66,8 @@ export async function startServing(args: ServeArguments, { version, log, environ
   };
   if (args.http === undefined) {
     const serving = serveFolderStdio(options, log);
+    // The first message (initialize) is answered in the turn it arrives; the walk starts after it.
+    process.stdin.once("data", () => setImmediate(startIndexing));
     log(`serving ${servedFolders(folder.mounts)} over stdio`);
     return { url: undefined, close: () => (folder.close(), serving.close()) };
   }
@@ -85,6 +91,7 @@ export async function startServing(args: ServeArguments, { version, log, environ
     { ...args.http, allowedHosts: args.allowedHosts, allowedOrigins: args.allowedOrigins, token, oauth, publicUrl: args.oauth?.publicUrl },
     log,
   );
+  startIndexing();
   if (oauth !== undefined) {
     log(`oauth: on; clients discover it from ${args.oauth?.publicUrl ?? "this server's own URL"}${args.oauth?.publicUrl === undefined && !serving.loopback ? " (remote clients need --public-url)" : ""}`);
   } else if (!serving.loopback) {
