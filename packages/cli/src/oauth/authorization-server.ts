@@ -140,6 +140,8 @@ export interface AuthorizationServer {
 interface PendingConsent {
   readonly clientId: string;
   readonly redirectUri: string;
+  /** The request named its redirect URI (then the token request must name it too; OAuth 2.1 §4.1.3). */
+  readonly redirectNamed: boolean;
   readonly challenge: string;
   readonly state: string | undefined;
   readonly csrf: string;
@@ -150,6 +152,7 @@ interface PendingConsent {
 interface IssuedCode {
   readonly clientId: string;
   readonly redirectUri: string;
+  readonly redirectNamed: boolean;
   readonly challenge: string;
   readonly expiresAt: number;
   grantId?: string;
@@ -364,7 +367,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     sweep();
     const requestId = randomToken();
     const csrf = randomToken();
-    pending.set(requestId, { clientId: client.clientId, redirectUri, challenge, state, csrf, expiresAt: now() + limits.consentSeconds * 1000 });
+    pending.set(requestId, { clientId: client.clientId, redirectUri, redirectNamed: asked !== null, challenge, state, csrf, expiresAt: now() + limits.consentSeconds * 1000 });
     res.setHeader("set-cookie", `${CSRF_COOKIE}=${csrf}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${limits.consentSeconds}${secureCookie ? "; Secure" : ""}`);
     sendPage(res, 200, (nonce) => renderConsentPage({ locale, clientName: client.clientName, returnHost: new URL(redirectUri).host, folders: options.folders, requestId, csrf, nonce }));
   }
@@ -412,7 +415,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     pending.delete(requestId);
     sweep();
     const code = randomToken();
-    codes.set(digestToken(code), { clientId: client.clientId, redirectUri: consent.redirectUri, challenge: consent.challenge, expiresAt: now() + limits.codeSeconds * 1000 });
+    codes.set(digestToken(code), { clientId: client.clientId, redirectUri: consent.redirectUri, redirectNamed: consent.redirectNamed, challenge: consent.challenge, expiresAt: now() + limits.codeSeconds * 1000 });
     log(`oauth: access allowed to ${clientLabel(store.read(), client.clientId)}`);
     redirect(res, consent.redirectUri, { code, ...state, iss: issuer });
   }
@@ -439,7 +442,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       codes.delete(key);
       return invalidGrant("the code was already used: the grant it gave has been revoked");
     }
-    if (form.get("redirect_uri") !== issued.redirectUri) return invalidGrant("redirect_uri does not match the authorization request's");
+    const redirectUri = form.get("redirect_uri");
+    if (redirectUri !== issued.redirectUri && (issued.redirectNamed || redirectUri !== null)) return invalidGrant("redirect_uri does not match the authorization request's");
     if (!verifierMatches(form.get("code_verifier") ?? "", issued.challenge)) return invalidGrant("code_verifier does not match the code_challenge");
     const refreshToken = randomToken();
     const grant: Grant = {
@@ -516,7 +520,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   return {
     resource,
     resourceMetadataUrl,
-    handles: (path) => path === AUTHORIZATION_SERVER_METADATA_PATH || path.startsWith(RESOURCE_METADATA_PATH) || Object.values(PATHS).some((paths) => isOneOf(path, paths)),
+    handles: (path) =>
+      path === AUTHORIZATION_SERVER_METADATA_PATH || path === RESOURCE_METADATA_PATH || path === `${RESOURCE_METADATA_PATH}${options.mcpPath}` || Object.values(PATHS).some((paths) => isOneOf(path, paths)),
     handle,
     authenticate,
   };

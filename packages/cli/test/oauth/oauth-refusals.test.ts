@@ -162,6 +162,22 @@ describe("--oauth refuses", () => {
     expect(mismatched.body["error"]).toBe("invalid_grant");
   });
 
+  it("a token request without the redirect URI its authorization request named, and not one that named none", async () => {
+    const { clientId, code, verifier } = await codeFor();
+    const missing = await postForm(`${base}/oauth/token`, { grant_type: "authorization_code", client_id: clientId, code, code_verifier: verifier });
+    expect(missing.body["error_description"]).toBe("redirect_uri does not match the authorization request's");
+    // A client with one redirect URI may leave it out of both requests (OAuth 2.1 §4.1.3).
+    const only = (await register()).body["client_id"] as string;
+    const pair = pkce();
+    const url = authorizeUrl(only, pair.challenge);
+    url.searchParams.delete("redirect_uri");
+    const answer = await answerConsent(await openConsent(url), OWNER_SECRET);
+    expect(`${answer.location!.origin}${answer.location!.pathname}`).toBe(REDIRECT_URI);
+    const token = await postForm(`${base}/oauth/token`, { grant_type: "authorization_code", client_id: only, code: answer.location!.searchParams.get("code")!, code_verifier: pair.verifier });
+    expect(token.status).toBe(200);
+    issued.push(token.body["access_token"] as string, token.body["refresh_token"] as string);
+  });
+
   it("an unregistered client, at the consent page and at the token endpoint", async () => {
     const page = await fetch(authorizeUrl("not-a-client", pkce().challenge), { redirect: "manual" });
     expect(page.status).toBe(400);
