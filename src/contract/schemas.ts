@@ -55,6 +55,14 @@ export const MAX_QUERY_LENGTH = 2_048;
  */
 export const MAX_ID_LENGTH = 2_048;
 
+/**
+ * A metadata value: whatever the server's `fetch` gives, published as what reaches the client,
+ * a JSON value. Accepted as it is (a `Date` is sent as JSON writes it, an ISO string), while the
+ * JSON Schema names the JSON types instead of an empty schema, which validators in strict mode
+ * (the MCP Inspector's) warn about.
+ */
+const metadataValueSchema = z.unknown().meta({ type: ["string", "number", "boolean", "null", "array", "object"] });
+
 function buildSchemas(texts: LocaleTexts) {
   const { schema: d, validation: v } = texts;
   const requiredString = (field: string) =>
@@ -97,7 +105,7 @@ function buildSchemas(texts: LocaleTexts) {
       title: z.string().describe(d.documentTitle),
       text: z.string().describe(d.documentText),
       url: z.string().describe(d.documentUrl),
-      metadata: z.record(z.string(), z.unknown()).optional().describe(d.documentMetadata),
+      metadata: z.record(z.string(), metadataValueSchema).optional().describe(d.documentMetadata),
     })
     .describe(d.fetchDocument);
 

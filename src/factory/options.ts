@@ -3,12 +3,19 @@
  * Misuse throws `McpSearchError` naming the culprit; nothing is checked at request time here.
  */
 import { McpSearchError } from "../errors.js";
+import { optionNames, unknownOption, unknownOptionMessage } from "../contract/option-names.js";
 import { checkLocale, type Locale } from "../locales/index.js";
 import { DEFAULT_LIMIT } from "../ranking/create-index.js";
 import type { DeepResearchToolsOptions } from "./types.js";
 import { MAX_TIMEOUT_MS } from "./deadline.js";
 
 const OPTIONAL_FUNCTIONS = ["resolveId", "notFound", "onError", "extendOutputSchema", "record", "classifyError", "classifyThrown", "readableSearchText"] as const;
+
+/** Every option `registerDeepResearchTools` knows; the compiler keeps it equal to the type's fields. */
+const OPTION_NAMES = optionNames<DeepResearchToolsOptions>()([
+  "search", "fetch", "resolveId", "corpus", "richTools", "locale", "titles", "notFound", "onError", "annotations",
+  "limit", "timeoutMs", "extendOutputSchema", "readableSearchText", "record", "classifyError", "classifyThrown",
+]);
 
 function fail(message: string): never {
   throw new McpSearchError(`registerDeepResearchTools: ${message}`);
@@ -28,6 +35,9 @@ export function validateOptions(server: unknown, options: DeepResearchToolsOptio
     fail("`server` must be an McpServer from @modelcontextprotocol/server ^2.4 or @modelcontextprotocol/sdk ^1.23 (it has no registerTool).");
   }
   if (typeof options !== "object" || options === null) fail("`options` must be an object.");
+  // Plain JavaScript has no compiler to refuse a misspelt option, which would be ignored.
+  const unknown = unknownOption(options, OPTION_NAMES);
+  if (unknown !== undefined) fail(unknownOptionMessage(unknown, OPTION_NAMES));
   for (const name of ["search", "fetch"] as const) {
     if (typeof options[name] !== "function") fail(`\`${name}\` must be a function (got ${typeof options[name]}).`);
   }

@@ -129,7 +129,12 @@ export interface DeepResearchToolsOptions {
    * @default undefined (the sentence is left out)
    */
   readonly richTools?: string;
-  /** Language of the titles, the schemas' descriptions and the error messages. @default "pt-BR" */
+  /**
+   * Language of the titles, the schemas' descriptions and the error messages: a locale,
+   * `"pt-BR"`, `"en"` or `"es"`. (`createIndex`'s `language` takes a language code instead,
+   * `"pt"`: the language of the entries, which ranks them, not of the text the server writes.)
+   * @default "pt-BR"
+   */
   readonly locale?: ContractLocale;
   /** Tool titles; each one missing takes the locale's default. @default the locale's titles */
   readonly titles?: { readonly search?: string; readonly fetch?: string };

@@ -63,7 +63,7 @@ export const en: LocaleTexts = {
     documentText: "Full text of the document, as readable Markdown.",
     documentUrl:
       "Public URL of the document. ChatGPT creates a citation only from this field, and only when it is non-empty.",
-    documentMetadata: "Additional document metadata (source, date, licence…).",
+    documentMetadata: "Additional document metadata, by name (source, date, licence, page…): each value a string, number, boolean, null, list or object, as JSON.",
     fetchDocument: "Full document returned by the fetch tool.",
   },
   validation: {
@@ -87,6 +87,8 @@ export const en: LocaleTexts = {
     emptySource: (entry, asked, source) =>
       `createVocabulary: entry ${entry} ("${asked}") has an empty "source[${source}]".`,
     badStopword: (index) => `createVocabulary: "extraStopwords[${index}]" must be text.`,
+    unknownOption: (name, closest, known) =>
+      `createVocabulary: unknown option ${JSON.stringify(name)}:${closest === undefined ? "" : ` did you mean "${closest}"?`} The options are ${known}.`,
     unsafeColumn: (builder, column) =>
       `${builder}: column ${column} is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*).`,
     badExpansion: (builder) =>

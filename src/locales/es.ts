@@ -101,7 +101,7 @@ export const es: LocaleTexts = {
     documentText: "Texto completo del documento, en Markdown legible.",
     documentUrl:
       "URL pública del documento. ChatGPT solo crea una cita a partir de este campo, y solo cuando no está vacío.",
-    documentMetadata: "Metadatos adicionales del documento (fuente, fecha, licencia…).",
+    documentMetadata: "Metadatos adicionales del documento, por nombre (fuente, fecha, licencia, página…): cada valor un texto, número, booleano, null, lista u objeto, como en JSON.",
     fetchDocument: "Documento completo devuelto por la herramienta fetch.",
   },
   validation: {
@@ -125,6 +125,8 @@ export const es: LocaleTexts = {
     emptySource: (entry, asked, source) =>
       `createVocabulary: la entrada ${entry} ("${asked}") tiene "source[${source}]" vacío.`,
     badStopword: (index) => `createVocabulary: "extraStopwords[${index}]" debe ser texto.`,
+    unknownOption: (name, closest, known) =>
+      `createVocabulary: opción desconocida ${JSON.stringify(name)}:${closest === undefined ? "" : ` ¿quiso decir "${closest}"?`} Las opciones son ${known}.`,
     unsafeColumn: (builder, column) =>
       `${builder}: la columna ${column} no es un identificador simple ([A-Za-z_][A-Za-z0-9_]*).`,
     badExpansion: (builder) =>

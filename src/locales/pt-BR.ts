@@ -69,7 +69,7 @@ export const ptBR: LocaleTexts = {
     documentText: "Texto completo do documento, em Markdown legível.",
     documentUrl:
       "URL pública do documento. O ChatGPT só cria uma citação a partir deste campo, e só quando ele não é vazio.",
-    documentMetadata: "Metadados adicionais do documento (fonte, data, licença…).",
+    documentMetadata: "Metadados adicionais do documento, por nome (fonte, data, licença, página…): cada valor um texto, número, booleano, null, lista ou objeto, como em JSON.",
     fetchDocument: "Documento completo devolvido pela ferramenta fetch.",
   },
   validation: {
@@ -93,6 +93,8 @@ export const ptBR: LocaleTexts = {
     emptySource: (entry, asked, source) =>
       `createVocabulary: a entrada ${entry} ("${asked}") tem "source[${source}]" vazio.`,
     badStopword: (index) => `createVocabulary: "extraStopwords[${index}]" deve ser texto.`,
+    unknownOption: (name, closest, known) =>
+      `createVocabulary: opção desconhecida ${JSON.stringify(name)}:${closest === undefined ? "" : ` quis dizer "${closest}"?`} As opções são ${known}.`,
     unsafeColumn: (builder, column) =>
       `${builder}: a coluna ${column} não é um identificador simples ([A-Za-z_][A-Za-z0-9_]*).`,
     badExpansion: (builder) =>

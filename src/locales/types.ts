@@ -89,6 +89,11 @@ export interface VocabularyTexts {
   readonly emptySource: (entry: number, asked: string, source: number) => string;
   /** A stopword in `extraStopwords` that is not text. */
   readonly badStopword: (index: number) => string;
+  /**
+   * An option `createVocabulary` does not know; `closest` is the known one it most likely meant
+   * (`undefined` when none is close), `known` the options, already joined with ", ".
+   */
+  readonly unknownOption: (name: string, closest: string | undefined, known: string) => string;
   /** A SQL column name that is not a plain identifier; `column` is already quoted. */
   readonly unsafeColumn: (builder: string, column: string) => string;
   /** An expansion that is not a list of terms with a `patterns` list of text. */

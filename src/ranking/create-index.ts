@@ -6,6 +6,7 @@
  */
 import type { SearchResult } from "../contract/schemas.js";
 import { describeReceived } from "../contract/received.js";
+import { optionNames, unknownOption, unknownOptionMessage } from "../contract/option-names.js";
 import { McpSearchError } from "../errors.js";
 import { LANGUAGES, type IndexStemmers, type Language, type Stemmers } from "./analysis/analyze.js";
 import type { IndexLanguage } from "./analysis/language.js";
@@ -218,7 +219,9 @@ export interface IndexOptions {
    * each entry's language from its title and text (Portuguese, Spanish or English), and uses
    * `fallbackLanguage` when unsure. A query is analysed in every language the index holds, so it
    * meets entries in each. Words of every script are indexed whatever the language (see
-   * docs/performance.md, "Languages").
+   * docs/performance.md, "Languages"). A language code, `"pt"`, not a locale such as `"pt-BR"`:
+   * a locale (`registerDeepResearchTools`' and `createVocabulary`'s `locale`) is the language of
+   * the text the library writes; this is the language of the entries, whatever the locale.
    * @default "auto"
    */
   readonly language?: IndexLanguage | "auto";
@@ -246,6 +249,20 @@ export type { IndexStemmers } from "./analysis/analyze.js";
 export interface LoadIndexOptions {
   /** The stemmers the index was built with, when it was built with some. @default undefined */
   readonly stemmers?: IndexStemmers | undefined;
+}
+
+/** Every option of {@link createIndex} and {@link loadIndex}; the compiler keeps them equal to the types' fields. */
+const INDEX_OPTION_NAMES = optionNames<IndexOptions>()(["ranking", "language", "fallbackLanguage", "stemmers"]);
+const LOAD_OPTION_NAMES = optionNames<LoadIndexOptions>()(["stemmers"]);
+
+/**
+ * Throws `McpSearchError` naming an option `caller` does not know, and the closest it does:
+ * plain JavaScript would otherwise ignore a misspelt one.
+ */
+function checkOptionNames(caller: string, options: unknown, known: readonly string[]): void {
+  if (typeof options !== "object" || options === null) throw new McpSearchError(`${caller}: the options must be an object, not ${describeReceived(options)}.`);
+  const unknown = unknownOption(options, known);
+  if (unknown !== undefined) throw new McpSearchError(`${caller}: ${unknownOptionMessage(unknown, known)}`);
 }
 
 /** Throws `McpSearchError` unless `stemmers` is undefined or a name and functions. */
@@ -497,13 +514,14 @@ function markRun(bytes: Uint8Array, from: number, to: number, previous: number, 
  * index.resolve("sidra.ibge.gov.br/tabela/6579/"); // => "sidra:6579"
  */
 export function createIndex(entries: readonly IndexEntry[], indexOptions: IndexOptions = {}): SearchIndex {
+  checkOptionNames("createIndex", indexOptions, INDEX_OPTION_NAMES);
   const { ranking = "rule", language = "auto", fallbackLanguage = "en", stemmers } = indexOptions;
   if (ranking !== "rule" && ranking !== "bm25") throw new McpSearchError(`Unknown ranking ${JSON.stringify(ranking)}: use "rule" or "bm25".`);
   if (language !== "auto" && !LANGUAGES.includes(language)) {
-    throw new McpSearchError(`Unknown language ${JSON.stringify(language)}: use "auto", ${LANGUAGES.map((l) => `"${l}"`).join(", ")}.`);
+    throw new McpSearchError(`Unknown language ${JSON.stringify(language)}: use "auto", ${LANGUAGES.map((l) => `"${l}"`).join(", ")}.${localeHint(language)}`);
   }
   if (!LANGUAGES.includes(fallbackLanguage)) {
-    throw new McpSearchError(`Unknown fallbackLanguage ${JSON.stringify(fallbackLanguage)}: use ${LANGUAGES.map((l) => `"${l}"`).join(", ")}.`);
+    throw new McpSearchError(`Unknown fallbackLanguage ${JSON.stringify(fallbackLanguage)}: use ${LANGUAGES.map((l) => `"${l}"`).join(", ")}.${localeHint(fallbackLanguage)}`);
   }
   if (ranking === "rule" && (indexOptions.language !== undefined || indexOptions.fallbackLanguage !== undefined || stemmers !== undefined)) {
     throw new McpSearchError(`The options language, fallbackLanguage and stemmers apply to ranking "bm25" only: the rule ranking reads every language alike.`);
@@ -512,6 +530,17 @@ export function createIndex(entries: readonly IndexEntry[], indexOptions: IndexO
   const collection = openCollection(ranking, { language, fallback: fallbackLanguage, stemmers });
   collection.addAll(entries);
   return indexOver(collection, ranking);
+}
+
+/**
+ * For a locale given where a language is asked ("pt-BR" for "pt"): the sentence that tells the
+ * two apart. A locale (`registerDeepResearchTools`, `createVocabulary`) is the language of the
+ * text the library writes; a language is the language of the entries.
+ */
+function localeHint(value: unknown): string {
+  const language = typeof value === "string" ? /^([a-z]{2})[-_]/i.exec(value)?.[1]?.toLowerCase() : undefined;
+  if (language === undefined || !LANGUAGES.includes(language as Language)) return "";
+  return ` ${JSON.stringify(value)} is a locale, the language of the text a server writes; the language of the entries is "${language}".`;
 }
 
 /** A new, empty collection of `ranking`, with BM25's languages. */
@@ -567,6 +596,7 @@ function indexOver(collection: Collection, ranking: IndexRanking): SearchIndex {
  * loadIndex(new Uint8Array(8)); // throws McpSearchError: These bytes are not an index snapshot …
  */
 export function loadIndex(snapshot: Uint8Array, options: LoadIndexOptions = {}): SearchIndex {
+  checkOptionNames("loadIndex", options, LOAD_OPTION_NAMES);
   const { stemmers } = options;
   checkStemmers(stemmers);
   const { collection, ranking } = readSnapshot(snapshot, (name, settings) => (name === "rule" || name === "bm25" ? openCollection(name, { ...languagesOf(settings), stemmers }) : undefined));

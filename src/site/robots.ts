@@ -23,6 +23,7 @@
  * leftmost placement of each piece is never worse). So a hostile file costs time in proportion
  * to its size, and a check in proportion to the rules times the path.
  */
+import { optionNames, unknownOption, unknownOptionMessage } from "../contract/option-names.js";
 import { McpSearchError } from "../errors.js";
 
 /**
@@ -85,6 +86,9 @@ export interface RobotsRules {
   readonly truncated: boolean;
 }
 
+/** Every option of {@link parseRobotsTxt}; the compiler keeps it equal to the type's fields. */
+const OPTION_NAMES = optionNames<RobotsOptions>()(["userAgent", "maxBytes"]);
+
 /** RFC 9309 §2.5: crawlers parse at least 500 kibibytes. */
 const DEFAULT_MAX_BYTES = 500 * 1024;
 /** RFC 9309 §2.2.1: `product-token = identifier / "*"`, `identifier = 1*(%x2D / %x41-5A / %x5F / %x61-7A)`; digits are accepted too. */
@@ -117,6 +121,8 @@ interface Compiled {
 export function parseRobotsTxt(text: string, options: RobotsOptions = {}): RobotsRules {
   if (typeof text !== "string") throw new McpSearchError(`parseRobotsTxt: the text must be a string (got ${typeof text}).`);
   if (typeof options !== "object" || options === null) throw new McpSearchError("parseRobotsTxt: options must be an object.");
+  const unknown = unknownOption(options, OPTION_NAMES);
+  if (unknown !== undefined) throw new McpSearchError(`parseRobotsTxt: ${unknownOptionMessage(unknown, OPTION_NAMES)}`);
   const agent = options.userAgent ?? "*";
   if (typeof agent !== "string" || (agent !== "*" && !PRODUCT_TOKEN.test(agent))) {
     throw new McpSearchError(

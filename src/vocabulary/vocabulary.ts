@@ -4,6 +4,7 @@
  */
 import { checkLocale, localeTexts, type Locale, type VocabularyTexts } from "../locales/index.js";
 import { normalizeText } from "../ranking/normalize.js";
+import { optionNames, unknownOption } from "../contract/option-names.js";
 import { McpSearchError } from "../errors.js";
 import { stripGlobMetacharacters } from "./glob.js";
 import { matchesAtWordStart, matchesExpansion } from "./word-start.js";
@@ -36,7 +37,12 @@ export interface VocabularyEntry {
  * };
  */
 export interface VocabularyOptions {
-  /** Stopwords, singular rules and the note's language. @default "pt-BR" */
+  /**
+   * Stopwords, singular rules and the note's language: a locale, `"pt-BR"`, `"en"` or `"es"`
+   * (`createIndex`'s `language` takes a language code instead, `"pt"`: the language of the
+   * entries, not of the text the library writes).
+   * @default "pt-BR"
+   */
   readonly locale?: VocabularyLocale;
   /** Who uses the source's words, as the note says it: "o IBGE", "ILOSTAT". */
   readonly sourceName: string;
@@ -234,6 +240,9 @@ function leftoverTerms(words: readonly QueryWord[], cut: ReadonlySet<number>): {
   return { phrases, words: single };
 }
 
+/** Every option of {@link createVocabulary}; the compiler keeps it equal to the type's fields. */
+const VOCABULARY_OPTION_NAMES = optionNames<VocabularyOptions>()(["locale", "sourceName", "entries", "extraStopwords"]);
+
 /**
  * Builds a vocabulary from a table of measured pairs. Misuse throws {@link McpSearchError}
  * naming the entry: an empty `asked`, an empty source list, an empty source.
@@ -254,6 +263,9 @@ function leftoverTerms(words: readonly QueryWord[], cut: ReadonlySet<number>): {
 export function createVocabulary(options: VocabularyOptions): Vocabulary {
   const locale = checkLocale(options.locale, "createVocabulary");
   const { vocabulary: texts, language } = localeTexts(locale);
+  // Plain JavaScript has no compiler to refuse a misspelt option, which would be ignored.
+  const unknown = unknownOption(options, VOCABULARY_OPTION_NAMES);
+  if (unknown !== undefined) throw new McpSearchError(texts.unknownOption(unknown.name, unknown.closest, VOCABULARY_OPTION_NAMES.join(", ")));
   const sourceName = typeof options.sourceName === "string" ? options.sourceName.trim() : "";
   if (sourceName === "") throw new McpSearchError(texts.emptySourceName);
   const table = readTable(options.entries ?? [], texts);

@@ -108,8 +108,17 @@ describe("contractJsonSchemas", () => {
               "type": "string",
             },
             "metadata": {
-              "additionalProperties": {},
-              "description": "Metadados adicionais do documento (fonte, data, licença…).",
+              "additionalProperties": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean",
+                  "null",
+                  "array",
+                  "object",
+                ],
+              },
+              "description": "Metadados adicionais do documento, por nome (fonte, data, licença, página…): cada valor um texto, número, booleano, null, lista ou objeto, como em JSON.",
               "propertyNames": {
                 "type": "string",
               },
@@ -222,8 +231,17 @@ describe("contractJsonSchemas", () => {
               "type": "string",
             },
             "metadata": {
-              "additionalProperties": {},
-              "description": "Additional document metadata (source, date, licence…).",
+              "additionalProperties": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean",
+                  "null",
+                  "array",
+                  "object",
+                ],
+              },
+              "description": "Additional document metadata, by name (source, date, licence, page…): each value a string, number, boolean, null, list or object, as JSON.",
               "propertyNames": {
                 "type": "string",
               },
@@ -336,8 +354,17 @@ describe("contractJsonSchemas", () => {
               "type": "string",
             },
             "metadata": {
-              "additionalProperties": {},
-              "description": "Metadatos adicionales del documento (fuente, fecha, licencia…).",
+              "additionalProperties": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean",
+                  "null",
+                  "array",
+                  "object",
+                ],
+              },
+              "description": "Metadatos adicionales del documento, por nombre (fuente, fecha, licencia, página…): cada valor un texto, número, booleano, null, lista u objeto, como en JSON.",
               "propertyNames": {
                 "type": "string",
               },
@@ -528,8 +555,11 @@ describe("zod and JSON Schema agree (ajv, draft-07)", () => {
 
   // Inputs are strict, so the two must agree exactly. Outputs are plain z.object, whose parse
   // strips undeclared keys; their published output view is closed. So for an output, ajv accepts
-  // exactly what zod accepts *and returns unchanged*.
+  // exactly what zod accepts *and returns unchanged*. An output is compared as a client receives
+  // it, as JSON: metadata's values are published as JSON values, so a value JSON drops or
+  // rewrites (undefined, a Date) is the server's to send, and the client's to read as JSON.
   const isInput = (name: string) => name.endsWith("InputSchema");
+  const onTheWire = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
 
   it.each(LOCALES)("%s: ajv.validate equals safeParse().success on generated objects", (locale) => {
     const zod = contractSchemas(locale) as unknown as Record<string, z.ZodType>;
@@ -538,7 +568,8 @@ describe("zod and JSON Schema agree (ajv, draft-07)", () => {
       const validate = ajv.compile(json[name] as object);
       const schema = zod[name] as z.ZodType;
       fc.assert(
-        fc.property(arbitrary, (value) => {
+        fc.property(arbitrary, (generated) => {
+          const value = isInput(name) ? generated : onTheWire(generated);
           const parsed = schema.safeParse(value);
           const zodAccepts = isInput(name) ? parsed.success : parsed.success && isDeepStrictEqual(parsed.data, value);
           expect(validate(value), `${name}: ${JSON.stringify(value)}`).toBe(zodAccepts);
@@ -556,6 +587,9 @@ describe("zod and JSON Schema agree (ajv, draft-07)", () => {
     expect(validate({ results: [{ id: "a", title: "t", url: "u" }] })).toBe(true);
     const document = ajv.compile(json.fetchDocumentSchema);
     expect(document({ id: "a", title: "t", text: "x", url: "u", metadata: { any: [1] } })).toBe(true);
+    expect(document({ id: "a", title: "t", text: "x", url: "u", metadata: { page: 2, next: "doc:a#3", tags: ["x"], at: null, deep: { ok: true } } })).toBe(true);
+    // Only what JSON can hold: a value JSON cannot write is not a metadata value.
+    expect(document({ id: "a", title: "t", text: "x", url: "u", metadata: { missing: undefined } })).toBe(false);
     expect(document({ id: "a", title: "t", url: "u" })).toBe(false);
   });
 });
