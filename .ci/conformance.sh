@@ -15,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 report="${1:-}"
+started=$SECONDS
 conformance_version=0.1.16
 node_version=22.23.5
 cache="${MCP_SEARCH_CI_CACHE:-$PWD/node_modules/.cache/mcp-search-ci}"
@@ -119,7 +120,7 @@ node -e '
       console.log(`conformance ${server.padEnd(6)} ${scenario.padEnd(30)} ${applies ? "applies " : "n/a     "} ${verdict} (${count("SUCCESS")} passed, ${failures.length} failed, ${count("WARNING")} warnings)${failures.length > 0 ? ": " + why.slice(0, 200) : ""}`);
     }
   }
-  console.log(`conformance: ${passed} applicable scenarios passed, ${failed} failed`);
+  console.log(`conformance: ${passed} applicable scenarios passed, ${failed} failed, in ${process.argv[4]} s`);
   if (report) fs.writeFileSync(report, JSON.stringify({ numPassedTests: passed, numFailedTests: failed }));
   process.exitCode = failed === 0 ? 0 : 1;
-' "$results" .ci/conformance-not-applicable.txt "$report"
+' "$results" .ci/conformance-not-applicable.txt "$report" "$((SECONDS - started))"
