@@ -16,20 +16,26 @@ cd "$(dirname "$0")/.."
 
 report="${1:-}"
 started=$SECONDS
-conformance_version=0.1.16
+conformance_version="$(node -p 'require("./.ci/conformance/package.json").dependencies["@modelcontextprotocol/conformance"]')"
 node_version=22.23.5
 cache="${MCP_SEARCH_CI_CACHE:-$PWD/node_modules/.cache/mcp-search-ci}"
 results="$cache/conformance-results"
 
 bin="$(.ci/node-bin.sh "$node_version")"
 node22="$bin/node"
-tool="$cache/conformance-$conformance_version/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+# Installed by npm ci from .ci/conformance/'s lockfile, so that its dependencies (the v1 SDK among
+# them) do not move between runs; once per lockfile, keyed by its hash. Not a devDependency of the
+# workspace: it needs Node 22 at run time, and would add 122 packages to every contributor's install.
+lock_hash="$(sha256sum .ci/conformance/package-lock.json | cut -c1-16)"
+home="$cache/conformance-$conformance_version-$lock_hash"
+tool="$home/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 if [ ! -f "$tool" ]; then
+  mkdir -p "$cache"
   partial="$(mktemp -d "$cache/.conformance.XXXXXX")"
-  PATH="$bin:$PATH" npm install --prefix "$partial" --no-save --no-package-lock --no-audit --no-fund --loglevel=error \
-    "@modelcontextprotocol/conformance@$conformance_version" >&2
-  rm -rf "$cache/conformance-$conformance_version"
-  mv "$partial" "$cache/conformance-$conformance_version"
+  cp .ci/conformance/package.json .ci/conformance/package-lock.json "$partial/"
+  (cd "$partial" && PATH="$bin:$PATH" npm ci --no-audit --no-fund --loglevel=error >&2)
+  rm -rf "$home"
+  mv "$partial" "$home"
 fi
 
 work="$(mktemp -d)"
