@@ -188,7 +188,10 @@ function hostilePeaks(folder: string): [string, string][] {
       const started = performance.now(); let how;
       try { const read = await readBinary(${JSON.stringify(format)}, new Uint8Array(readFileSync(${JSON.stringify(join(folder, name))})), ${JSON.stringify({ maxTextChars: 1 << 20, maxUnzippedBytes: 64 << 20 })}, 30000); how = read.text.length + " characters"; } catch (error) { how = error.message; }
       console.error(how + " in " + Math.round(performance.now() - started) + " ms");`;
-    const child = spawnSync(process.execPath, ["--input-type=module", "-e", `${program}\nprocess.stdout.write(String(process.resourceUsage().maxRSS / 1024));`], { encoding: "utf8" });
+    // A file, not --input-type: the worker inherits the process's flags, and refuses that one.
+    const script = join(work, `${name}.mjs`);
+    writeFileSync(script, `${program}\nprocess.stdout.write(String(process.resourceUsage().maxRSS / 1024));`);
+    const child = spawnSync(process.execPath, [script], { encoding: "utf8" });
     return [`peak RSS, worker reads ${name}`, `${Math.round(Number(child.stdout))} MB (+${Math.round(Number(child.stdout) - baseline)} MB): ${child.stderr.trim()}`] as [string, string];
   });
 }
@@ -219,9 +222,9 @@ async function measureHostile(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const stall = (JSON.parse(readFileSync(stallFile, "utf8")) as { maxMs: number }).maxMs;
-  const skipped = served.stderr.filter((line) => line.includes("skipped")).length;
+  const skipped = served.stderr.filter((line) => line.includes("skipped")).map((line) => line.replace(/^mcp-search: skipped /, ""));
   served.close();
-  hostile.push(["hostile folder in the served bin", `indexed in ${ms(performance.now() - served.started)} (${skipped} skipped); note found at ${ms(noteAt)}; longest event-loop stall ${ms(stall)}; slowest of ${answered} searches ${ms(slowest)}`]);
+  hostile.push(["hostile folder in the served bin", `indexed in ${ms(performance.now() - served.started)} (skipped: ${skipped.join("; ") || "none"}); note found at ${ms(noteAt)}; longest event-loop stall ${ms(stall)}; slowest of ${answered} searches ${ms(slowest)}`]);
   console.log(`\nformats bench, hostile files (this machine)\n${hostile.map(([what, value]) => `  ${what.padEnd(48)} ${value}`).join("\n")}\n`);
 }
 

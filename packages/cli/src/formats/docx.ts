@@ -30,7 +30,12 @@ export async function readDocx(bytes: Uint8Array, limits: FormatLimits): Promise
   if (!files.has("word/document.xml")) throw new FormatError("corrupt", "no word/document.xml inside");
   const parts: Record<string, [Uint8Array, { level: 0 }]> = {};
   const encoder = new TextEncoder();
-  for (const name of files.keys()) parts[name] = [encoder.encode(withoutDtd(entryText(files, name))), { level: 0 }];
+  let cut = false;
+  for (const name of files.keys()) {
+    let xml = entryText(files, name);
+    if (name === "word/document.xml") ({ xml, cut } = documentWithin(xml, limits.maxTextChars));
+    parts[name] = [encoder.encode(withoutDtd(xml)), { level: 0 }];
+  }
   const core = files.has("docProps/core.xml") ? elementText(entryText(files, "docProps/core.xml"), "dc:title") : undefined;
   files.clear();
   const { default: mammoth } = await loadParser(() => import("mammoth"));
@@ -45,5 +50,43 @@ export async function readDocx(bytes: Uint8Array, limits: FormatLimits): Promise
   }
   const page = htmlDocument(html);
   const { text, truncated } = capText(page.text, limits.maxTextChars);
-  return { title: core ?? page.title, text, headings: sectionHeadings(text), truncated };
+  return { title: core ?? page.title, text, headings: sectionHeadings(text), truncated: truncated || cut };
+}
+
+/**
+ * The document part cut after the first block of its body (a paragraph, a table) that takes its
+ * text (`<w:t>` runs) past `maxChars` characters, every element still open then closed: what
+ * follows would be cut from the text anyway, and mammoth builds the whole part in memory (a DOCX
+ * that unzips to 50 MB took it past 3.9 GB). One pass over the tags, by `indexOf`.
+ *
+ * @example
+ * documentWithin("<w:document><w:body><w:p><w:r><w:t>ab</w:t></w:r></w:p><w:p/></w:body></w:document>", 1);
+ * // => { xml: "<w:document><w:body><w:p><w:r><w:t>ab</w:t></w:r></w:p></w:body></w:document>", cut: true }
+ */
+export function documentWithin(xml: string, maxChars: number): { xml: string; cut: boolean } {
+  const open: string[] = [];
+  let bodyDepth = -1;
+  let chars = 0;
+  let at = 0;
+  for (let start = xml.indexOf("<"); start !== -1; start = xml.indexOf("<", at)) {
+    if (open[open.length - 1] === "w:t") chars += start - at;
+    const end = xml.indexOf(">", start);
+    if (end === -1) break;
+    at = end + 1;
+    const second = xml[start + 1];
+    if (second === "?" || second === "!") continue;
+    const name = /^\/?([^\s/>]+)/.exec(xml.slice(start + 1, Math.min(end, start + 64)))?.[1] ?? "";
+    if (second !== "/") {
+      if (xml[end - 1] !== "/") open.push(name);
+      if (name === "w:body") bodyDepth = open.length;
+      continue;
+    }
+    const found = open.lastIndexOf(name);
+    if (found !== -1) open.length = found;
+    // A block of the body just ended: past the cap, the rest is left out.
+    if (chars > maxChars && open.length === bodyDepth) {
+      return { xml: xml.slice(0, at) + open.map((element) => `</${element}>`).reverse().join(""), cut: true };
+    }
+  }
+  return { xml, cut: false };
 }

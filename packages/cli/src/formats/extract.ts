@@ -44,7 +44,7 @@ const GRACE_MS = 1000;
  * past it stops the worker (`reader-failed`), not the server: without it a 2.2 MB DOCX took the
  * process to 3.9 GB. The bash(1) PDF, at 522 pages, takes 40 to 120 MB (docs/performance.md).
  */
-export const WORKER_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 64 } as const;
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 64 } as const;
 
 /** The running worker, and the requests sent to it that wait for an answer: only its own. */
 let worker: { readonly thread: Worker; readonly waiting: Map<number, (result: ExtractResult) => void> } | undefined;

@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { readBinary } from "../../src/formats/extract.js";
-import { readDocx } from "../../src/formats/docx.js";
+import { documentWithin, readDocx } from "../../src/formats/docx.js";
 import { readEpub } from "../../src/formats/epub.js";
 import { readOdt } from "../../src/formats/odt.js";
 import { withoutDtd } from "../../src/formats/xml.js";
@@ -37,6 +37,17 @@ describe("finding 2: each reader's work is bounded by what it has produced", () 
     const read = await readEpub(epubOf(chapters, Object.keys(chapters).map((_, n) => `c${n}`)), { ...LIMITS, maxTextChars: 500 });
     expect(read.truncated).toBe(true);
     expect(read.text).not.toContain("Chapter 39");
+  });
+
+  it("cuts a DOCX's document part after the body block that passes the text cap, every open element closed", async () => {
+    const body = `${paragraph("first words")}<w:tbl><w:tr><w:tc>${paragraph("in a table")}</w:tc></w:tr></w:tbl>${paragraph("never read")}`;
+    const xml = `<?xml version="1.0"?><w:document xmlns:w="urn:w"><w:body>${body}<w:sectPr/></w:body></w:document>`;
+    expect(documentWithin(xml, 100)).toStrictEqual({ xml, cut: false });
+    const cut = documentWithin(xml, 12);
+    expect(cut).toStrictEqual({ xml: `<?xml version="1.0"?><w:document xmlns:w="urn:w"><w:body>${paragraph("first words")}<w:tbl><w:tr><w:tc>${paragraph("in a table")}</w:tc></w:tr></w:tbl></w:body></w:document>`, cut: true });
+    const read = await readDocx(docxOf(paragraph("x".repeat(300)).repeat(10)), { ...LIMITS, maxTextChars: 500 });
+    expect(read).toMatchObject({ truncated: true });
+    expect(read.text).toHaveLength(500);
   });
 
   it("stops a zip whose central directory understates a size at the cap, by the bytes really inflated", () => {
