@@ -9,7 +9,8 @@
  * with the repository, and an .mjs file that test/docs-programs.test.ts runs in its process.
  * Not a test file itself.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { CompilerOptions } from "typescript";
@@ -19,6 +20,7 @@ import { ts } from "./_typescript.js";
 export const PROGRAMS_FOLDER = join(ROOT, "node_modules", ".cache", "doc-programs");
 const CHECKED_LANGUAGES = new Set(["ts", "typescript"]);
 export const STDIO_SPECIFIER = "@modelcontextprotocol/server/stdio";
+export const OAUTH_PROVIDER_SPECIFIER = "@cloudflare/workers-oauth-provider";
 
 export interface DocProgram {
   readonly doc: string;
@@ -100,12 +102,39 @@ export class StdioServerTransport extends Real {
 }
 `;
 
+/**
+ * Cloudflare's OAuth provider imports `cloudflare:workers`, a module only workerd has, for its
+ * WorkerEntrypoint base class (it tells a class handler from an object one). The programs run in
+ * Node, so they get a copy of the provider that imports this stand-in instead; the Worker itself
+ * runs under workerd in test/extra/deployments.test.ts.
+ */
+const WORKER_ENTRYPOINT_SHIM = `export class WorkerEntrypoint {
+  constructor(ctx, env) {
+    this.ctx = ctx;
+    this.env = env;
+  }
+}
+`;
+
+/** Writes the provider's copy that imports the stand-in, and returns its path. */
+function writeOAuthProviderCopy(): string {
+  const shim = join(PROGRAMS_FOLDER, "cloudflare-workers-shim.mjs");
+  writeFileSync(shim, WORKER_ENTRYPOINT_SHIM);
+  const original = createRequire(join(ROOT, "package.json")).resolve(OAUTH_PROVIDER_SPECIFIER);
+  const copy = join(PROGRAMS_FOLDER, "workers-oauth-provider.mjs");
+  const source = readFileSync(original, "utf8");
+  if (!source.includes('from "cloudflare:workers"')) throw new Error(`${original} no longer imports cloudflare:workers: update ./_doc-programs.ts`);
+  writeFileSync(copy, source.replaceAll('from "cloudflare:workers"', `from ${JSON.stringify(pathToFileURL(shim).href)}`));
+  return copy;
+}
+
 /** Writes every program of every document, in both forms, and lists them. */
 export function writePrograms(): DocProgram[] {
   // No rmSync: two test files may write the same (identical) files at once.
   mkdirSync(PROGRAMS_FOLDER, { recursive: true });
   const shim = join(PROGRAMS_FOLDER, "stdio-shim.mjs");
   writeFileSync(shim, STDIO_SHIM);
+  const provider = writeOAuthProviderCopy();
   const options = compilerOptions();
   return ALL_DOCS.flatMap((doc) =>
     extractPrograms(readDoc(doc)).map(({ section, source }) => {
@@ -117,7 +146,10 @@ export function writePrograms(): DocProgram[] {
         fileName: checked,
       });
       const runnable = `${base}.mjs`;
-      writeFileSync(runnable, outputText.replaceAll(JSON.stringify(STDIO_SPECIFIER), JSON.stringify(pathToFileURL(shim).href)));
+      const local = outputText
+        .replaceAll(JSON.stringify(STDIO_SPECIFIER), JSON.stringify(pathToFileURL(shim).href))
+        .replaceAll(JSON.stringify(OAUTH_PROVIDER_SPECIFIER), JSON.stringify(pathToFileURL(provider).href));
+      writeFileSync(runnable, local);
       return { doc, section, source, checked, runnable };
     }),
   );

@@ -1,9 +1,12 @@
 import { writeFileSync } from "node:fs";
+import { request } from "node:http";
+import type { Server } from "node:http";
 import { join } from "node:path";
 import type { PassThrough } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { PROGRAMS_FOLDER, extractPrograms, joinBlocks, writePrograms } from "./_doc-programs.js";
+import { PROGRAMS_FOLDER, compilerOptions, extractPrograms, joinBlocks, writePrograms } from "./_doc-programs.js";
+import { readDoc, scanMarkdown } from "./_docs.js";
 import { ts } from "./_typescript.js";
 
 // Every ```ts program of the documentation (see ./_doc-programs.ts) runs in this process, by a
@@ -103,6 +106,39 @@ describe("documentation programs", () => {
       }
     },
   );
+});
+
+describe("the Node deployment of docs/factory.md, against DNS rebinding", () => {
+  /** One POST to the server's endpoint with these headers; its status. */
+  function status(endpoint: URL, headers: Record<string, string>): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const sent = { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers };
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+      request(endpoint, { method: "POST", headers: sent }, (res) => resolve(res.resume().statusCode ?? 0)).on("error", reject).end(body);
+    });
+  }
+
+  // The server block alone (its client block closes it), kept listening for this test: the
+  // MCP conformance suite's dns-rebinding-protection scenario, which it once failed.
+  it.each(["docs/factory.md", "docs/pt-BR/factory.md"])("%s: answers 403 to a rebound Host or Origin, and serves localhost", async (doc) => {
+    const block = scanMarkdown(readDoc(doc)).fences.find((fence) => fence.language === "ts" && fence.body.includes("localhostHostValidation()"));
+    expect(block).toBeDefined();
+    const { outputText } = ts.transpileModule(`${block!.body}\nexport { http, endpoint };\n`, {
+      compilerOptions: { ...compilerOptions(), module: ts.ModuleKind.ESNext, noEmit: false, verbatimModuleSyntax: false },
+    });
+    const file = join(PROGRAMS_FOLDER, `node-deployment-${doc.includes("pt-BR") ? "pt" : "en"}.mjs`);
+    writeFileSync(file, outputText);
+    const { http, endpoint } = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { http: Server; endpoint: URL };
+    try {
+      expect(await status(endpoint, { host: "evil.example", origin: "http://evil.example" })).toBe(403);
+      expect(await status(endpoint, { host: "evil.example" })).toBe(403);
+      expect(await status(endpoint, { host: endpoint.host, origin: "http://evil.example" })).toBe(403);
+      expect(await status(endpoint, { host: endpoint.host })).toBe(200);
+      expect(await status(endpoint, { host: `localhost:${endpoint.port}`, origin: `http://localhost:${endpoint.port}` })).toBe(200);
+    } finally {
+      http.close();
+    }
+  });
 });
 
 describe("extractPrograms", () => {

@@ -3,6 +3,9 @@
  * - the Cloudflare Worker (the block that starts with `// worker.ts`), bundled by esbuild as
  *   wrangler bundles it, and run under workerd by miniflare (the runtime of `wrangler dev`, with no
  *   `nodejs_compat`), with a D1 database; a real MCP client searches and fetches over HTTP;
+ * - the OAuth-protected Worker (the block that starts with `// oauth-worker.ts`), with
+ *   @cloudflare/workers-oauth-provider and a KV namespace, the same way; a real MCP client goes
+ *   through the whole OAuth flow (401, discovery, registration, consent, PKCE) and searches;
  * - a v1 server on zod 3, as most existing v1 servers are: it type-checks against
  *   `McpServerLike`, and answers a real v1 client.
  * In the extra tier: packing, two installs and workerd's start cost more than npm test's budget.
@@ -13,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import { build } from "esbuild";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,11 +61,30 @@ afterAll(async () => {
   if (workspace !== undefined) await rm(workspace, { recursive: true, force: true });
 });
 
-/** The Worker of docs/factory.md: the ts block that starts with `// worker.ts`. */
-function workerSource(): string {
-  const blocks = scanMarkdown(readDoc("docs/factory.md")).fences.filter((fence) => fence.language === "ts" && fence.body.startsWith("// worker.ts"));
+/** A Worker of docs/factory.md: the ts block that starts with `// <file>`. */
+function workerSource(file = "worker.ts"): string {
+  const blocks = scanMarkdown(readDoc("docs/factory.md")).fences.filter((fence) => fence.language === "ts" && fence.body.startsWith(`// ${file}`));
   expect(blocks).toHaveLength(1);
   return blocks[0]!.body;
+}
+
+/** Bundles `source` as wrangler does: esbuild, the workerd conditions, ESM out, no Node polyfills, cloudflare:* left to workerd. */
+async function bundleWorker(cwd: string, source: string): Promise<string> {
+  await writeFile(join(cwd, "worker.ts"), source);
+  const bundled = await build({
+    entryPoints: [join(cwd, "worker.ts")],
+    absWorkingDir: cwd,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["module", "main"],
+    external: ["cloudflare:*"],
+    outfile: join(cwd, "dist", "worker.js"),
+    logLevel: "silent",
+  });
+  expect(bundled.errors).toStrictEqual([]);
+  return join(cwd, "dist", "worker.js");
 }
 
 describe("the Cloudflare Worker of docs/factory.md, under workerd", () => {
@@ -71,23 +93,10 @@ describe("the Cloudflare Worker of docs/factory.md, under workerd", () => {
 
   beforeAll(async () => {
     const cwd = await createProject("worker", ["@modelcontextprotocol/server", "zod"]);
-    await writeFile(join(cwd, "worker.ts"), workerSource());
-    // As wrangler bundles a Worker: esbuild, the workerd conditions, ESM out, no Node polyfills.
-    const bundled = await build({
-      entryPoints: [join(cwd, "worker.ts")],
-      absWorkingDir: cwd,
-      bundle: true,
-      format: "esm",
-      platform: "neutral",
-      conditions: ["workerd", "worker", "browser"],
-      mainFields: ["module", "main"],
-      outfile: join(cwd, "dist", "worker.js"),
-      logLevel: "silent",
-    });
-    expect(bundled.errors).toStrictEqual([]);
+    const script = await bundleWorker(cwd, workerSource());
     mf = new Miniflare({
       modules: true,
-      scriptPath: join(cwd, "dist", "worker.js"),
+      scriptPath: script,
       modulesRoot: join(cwd, "dist"),
       compatibilityDate: "2026-04-01",
       d1Databases: ["DB"],
@@ -118,14 +127,10 @@ describe("the Cloudflare Worker of docs/factory.md, under workerd", () => {
         ["search", { readOnlyHint: true, destructiveHint: false, openWorldHint: false }],
         ["fetch", { readOnlyHint: true, destructiveHint: false, openWorldHint: false }],
       ]);
-      // "gamma" reaches the GEX pages through the vocabulary's GLOB clause on D1.
+      // "gamma" reaches the GEX pages through the vocabulary's GLOB clause on D1; robots.txt
+      // leaves /export/gex out of search as out of fetch.
       const gamma = await client.callTool({ name: "search", arguments: { query: "gamma" } });
-      expect(gamma.structuredContent).toStrictEqual({
-        results: [
-          { id: "page:/export/gex", title: "GEX export", url: "https://example.com/export/gex" },
-          { id: "page:/gex", title: "GEX explained", url: "https://example.com/gex" },
-        ],
-      });
+      expect(gamma.structuredContent).toStrictEqual({ results: [{ id: "page:/gex", title: "GEX explained", url: "https://example.com/gex" }] });
       const soja = await client.callTool({ name: "search", arguments: { query: "producao" } });
       expect((soja.structuredContent as { results: { id: string }[] }).results.map((hit) => hit.id)).toStrictEqual(["page:/soja"]);
       const page = await client.callTool({ name: "fetch", arguments: { id: "page:/gex" } });
@@ -137,6 +142,98 @@ describe("the Cloudflare Worker of docs/factory.md, under workerd", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("the OAuth-protected Worker of docs/factory.md, under workerd", () => {
+  const SECRET = "correct horse battery staple";
+  let mf: Miniflare;
+
+  beforeAll(async () => {
+    const cwd = await createProject("oauth-worker", ["@modelcontextprotocol/server", "zod", "@cloudflare/workers-oauth-provider"]);
+    // Its entry file exports the provider, as the guide says.
+    const script = await bundleWorker(cwd, `${workerSource("oauth-worker.ts")}\nexport default oauthWorker;\n`);
+    mf = new Miniflare({
+      modules: true,
+      scriptPath: script,
+      modulesRoot: join(cwd, "dist"),
+      compatibilityDate: "2026-04-01",
+      kvNamespaces: ["OAUTH_KV"],
+      bindings: { OWNER_SECRET: SECRET },
+    });
+    await mf.ready;
+  }, 240_000);
+
+  afterAll(async () => {
+    await mf?.dispose();
+  });
+
+  /** The Worker reached at its public name, https://notes.example, as a host would reach it. */
+  const workerFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    const reply = await mf.dispatchFetch(request.url, {
+      method: request.method,
+      headers: [...request.headers],
+      body: request.body === null ? null : await request.text(),
+      redirect: "manual",
+    });
+    return new Response(reply.status === 204 || reply.status === 304 ? null : await reply.arrayBuffer(), { status: reply.status, headers: [...reply.headers] });
+  };
+
+  it("refuses a client without a token, then serves one that went through registration, consent and PKCE", async () => {
+    const resource = new URL("https://notes.example/mcp");
+    const anonymous = await workerFetch(resource, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toMatch(/resource_metadata="https:\/\/notes\.example\/\.well-known\/oauth-protected-resource\/mcp"/);
+    const metadata = (await (await workerFetch("https://notes.example/.well-known/oauth-protected-resource/mcp")).json()) as { resource: string };
+    expect(metadata.resource).toBe(resource.href);
+
+    let visit: URL | undefined;
+    const session: { client?: unknown; tokens?: unknown; verifier?: string; discovery?: unknown } = {};
+    const owner: OAuthClientProvider = {
+      redirectUrl: "http://127.0.0.1:33418/callback",
+      clientMetadata: { client_name: "Notes host", redirect_uris: ["http://127.0.0.1:33418/callback"], grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "none" },
+      clientInformation: () => session.client as never,
+      saveClientInformation: (client) => void (session.client = client),
+      tokens: () => session.tokens as never,
+      saveTokens: (tokens) => void (session.tokens = tokens),
+      redirectToAuthorization: (url) => void (visit = url),
+      saveCodeVerifier: (verifier) => void (session.verifier = verifier),
+      codeVerifier: () => session.verifier ?? "",
+      saveDiscoveryState: (state) => void (session.discovery = state),
+      discoveryState: () => session.discovery as never,
+    };
+    let transport = new StreamableHTTPClientTransport(resource, { authProvider: owner, fetch: workerFetch });
+    await expect(new Client({ name: "host", version: "1.0.0" }).connect(transport)).rejects.toThrow();
+    expect(visit?.pathname).toBe("/authorize");
+
+    const page = await workerFetch(visit!);
+    expect(page.status).toBe(200);
+    const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const html = await page.text();
+    expect(html).toContain("Notes host asks to read your notes; access goes to 127.0.0.1.");
+    const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    const post = (secret: string) =>
+      workerFetch(visit!, { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ handle, secret, decision: "allow" }).toString() });
+    expect((await post("wrong")).status).toBe(403);
+    const allowed = await post(SECRET);
+    expect(allowed.status).toBe(302);
+    const callback = new URL(allowed.headers.get("location") ?? "");
+    expect(`${callback.origin}${callback.pathname}`).toBe("http://127.0.0.1:33418/callback");
+
+    await transport.finishAuth(callback.searchParams);
+    transport = new StreamableHTTPClientTransport(resource, { authProvider: owner, fetch: workerFetch });
+    const reader = new Client({ name: "host", version: "1.0.0" });
+    await reader.connect(transport);
+    try {
+      const lease = await reader.callTool({ name: "search", arguments: { query: "lease" } });
+      expect(lease.structuredContent).toStrictEqual({ results: [{ id: "note:contract", title: "Flat lease, signed", url: "https://notes.example/contract" }] });
+    } finally {
+      await reader.close();
+    }
+    // A token the Worker did not issue is refused like none.
+    const forged = await workerFetch(resource, { method: "POST", headers: { authorization: "Bearer owner:grant:forged", "content-type": "application/json" }, body: "{}" });
+    expect(forged.status).toBe(401);
   });
 });
 
