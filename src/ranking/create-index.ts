@@ -251,9 +251,12 @@ export interface LoadIndexOptions {
   readonly stemmers?: IndexStemmers | undefined;
 }
 
-/** Every option of {@link createIndex} and {@link loadIndex}; the compiler keeps them equal to the types' fields. */
+/**
+ * Every option of {@link createIndex}; the compiler keeps it equal to the type's fields.
+ * `loadIndex` does not check its own: the folder server hands it createIndex's options, whose
+ * languages the snapshot already records.
+ */
 const INDEX_OPTION_NAMES = optionNames<IndexOptions>()(["ranking", "language", "fallbackLanguage", "stemmers"]);
-const LOAD_OPTION_NAMES = optionNames<LoadIndexOptions>()(["stemmers"]);
 
 /**
  * Throws `McpSearchError` naming an option `caller` does not know, and the closest it does:
@@ -596,7 +599,6 @@ function indexOver(collection: Collection, ranking: IndexRanking): SearchIndex {
  * loadIndex(new Uint8Array(8)); // throws McpSearchError: These bytes are not an index snapshot …
  */
 export function loadIndex(snapshot: Uint8Array, options: LoadIndexOptions = {}): SearchIndex {
-  checkOptionNames("loadIndex", options, LOAD_OPTION_NAMES);
   const { stemmers } = options;
   checkStemmers(stemmers);
   const { collection, ranking } = readSnapshot(snapshot, (name, settings) => (name === "rule" || name === "bm25" ? openCollection(name, { ...languagesOf(settings), stemmers }) : undefined));
