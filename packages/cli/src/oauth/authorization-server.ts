@@ -545,7 +545,10 @@ function clientLabel(state: OAuthState, clientId: string): string {
 
 /** True when two resource URIs name the same resource: compared without a fragment and one trailing slash. */
 function sameResource(asked: string, resource: string): boolean {
-  const bare = (text: string) => text.replace(/#.*$/, "").replace(/\/$/, "");
+  const bare = (text: string) => {
+    const unfragmented = text.split("#", 1)[0]!;
+    return unfragmented.endsWith("/") ? unfragmented.slice(0, -1) : unfragmented;
+  };
   return bare(asked) === bare(resource);
 }
 
