@@ -25,7 +25,7 @@ import { afterAll, beforeAll, bench, describe } from "vitest";
 import { readDocx } from "../src/formats/docx.js";
 import { readPdf } from "../src/formats/pdf.js";
 import { StdioBin } from "../test/_cli-spawn.js";
-import { docxOf, epubOf, odtOf, paragraph } from "../test/formats/_hostile-zips.js";
+import { docxOf, docxWithEmptyEntries, epubOf, odtOf, paragraph } from "../test/formats/_hostile-zips.js";
 
 const STALL_MONITOR = fileURLToPath(new URL("./_stall-monitor.mjs", import.meta.url));
 const PAGES = ["ls", "grep", "tar", "find", "sed", "cp", "chmod", "ssh", "curl", "less", "ps", "diff", "sort", "xargs", "gzip", "dd", "du", "date", "make", "man"];
@@ -162,15 +162,13 @@ beforeAll(async () => {
 /** The hostile files of issue 41, by name: each the smallest that reproduced one finding. */
 function hostileFiles(): Record<string, Uint8Array> {
   const chapter = `<html><body>${"<p>A chapter of two megabytes, listed again and again.</p>".repeat(36_000)}</body></html>`;
-  const empty: Record<string, Uint8Array> = {};
-  for (let n = 0; n < 200_000; n += 1) empty[`junk/${n}.xml`] = new Uint8Array(0);
   return {
     // A DOCX that unzips to about 50 MB of paragraphs (under the 64 MiB cap).
     "large.docx": docxOf(paragraph("Many words in one paragraph of a long document.").repeat(600_000)),
     "nested-lists.odt": odtOf(`${"<text:list><text:list-item><text:p>item</text:p>".repeat(600_000)}${"</text:list-item></text:list>".repeat(600_000)}`),
     "unclosed-headings.odt": odtOf(`<text:p>Before</text:p>${"<text:h>x".repeat(200_000)}`),
     "spine-60000.epub": epubOf({ "one.xhtml": chapter }, Array.from({ length: 60_000 }, () => "c0")),
-    "empty-entries.docx": docxOf(paragraph("Among many empty entries"), { extra: empty }),
+    "empty-entries.docx": docxWithEmptyEntries("Among many empty entries", 200_000),
   };
 }
 
