@@ -92,7 +92,7 @@ function startWorker(): NonNullable<typeof worker> | undefined {
     }
   };
   started.thread.on("error", (error) => fail(error.message));
-  started.thread.on("exit", () => fail("the document reader stopped"));
+  started.thread.on("exit", (code) => fail(`its worker thread exited with code ${code}`));
   // Held only while a document is being read (readInWorker): an idle reader never keeps the process alive.
   started.thread.unref();
   worker = started;

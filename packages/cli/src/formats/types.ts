@@ -71,7 +71,7 @@ export const UNREADABLE_REASONS: Readonly<Record<UnreadableReason, string>> = {
   corrupt: "it is damaged or not a file of its type",
   "zip-bomb": "it expands past the unzipped size cap (a zip bomb?)",
   timeout: "reading it took longer than the time limit",
-  "reader-failed": "the document reader stopped or could not load its parser before it answered",
+  "reader-failed": "the document reader stopped, or could not load its parser, before it answered; it is read again on the next start",
 };
 
 /**
