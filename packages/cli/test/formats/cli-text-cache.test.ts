@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openTextCache, readBinaryFile } from "../../src/formats/binary-file.js";
-import { FormatError } from "../../src/formats/types.js";
+import { FormatError, isVerdict, loadParser } from "../../src/formats/types.js";
 
 /**
  * The extracted-text cache (../../src/formats/binary-file.ts) under the folder snapshot's rules
@@ -98,6 +98,15 @@ describe("the text cache", () => {
     // Nor is one trusted when forged.
     writeFileSync(entryPath(dir, "lost.epub"), JSON.stringify({ relative: "lost.epub", size: 10, modified: 20, failure: { reason: "reader-failed" } }));
     expect(cache.get("lost.epub", 10, 20)).toBeUndefined();
+  });
+});
+
+describe("verdicts", () => {
+  it("reads a parser that fails to load as the reader's failure, never the file's", async () => {
+    const failure = await loadParser(() => import("a-parser-that-is-not-installed" as string)).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ reason: "reader-failed" });
+    expect(isVerdict(failure as FormatError)).toBe(false);
+    expect((["no-text", "encrypted", "corrupt", "zip-bomb", "timeout"] as const).map((reason) => isVerdict(new FormatError(reason)))).toStrictEqual([true, true, true, true, true]);
   });
 });
 
