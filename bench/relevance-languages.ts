@@ -199,7 +199,7 @@ const XAPIAN_STEMMERS: Readonly<Partial<Record<BenchLanguage, string>>> = {
 const XAPIAN_PY = `
 import json, sys, xapian
 data = json.load(open(sys.argv[1], encoding="utf-8"))
-db = xapian.inmemory_open()
+db = xapian.WritableDatabase("", xapian.DB_BACKEND_INMEMORY)
 tg = xapian.TermGenerator()
 qp = xapian.QueryParser()
 flags = 0
@@ -244,7 +244,12 @@ const xapian: Engine["build"] = async (corpus, documents) => {
       documents: documents.map((doc) => ({ id: doc.id, title: doc.title, text: doc.text })),
       queries: corpus.queries.map((q) => q.query),
     }));
-    const ranked = JSON.parse(execFileSync(python, [join(work, "run.py"), join(work, "data.json")], { encoding: "utf8", maxBuffer: 1 << 28 })) as string[][];
+    let ranked: string[][];
+    try {
+      ranked = JSON.parse(execFileSync(python, [join(work, "run.py"), join(work, "data.json")], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 })) as string[][];
+    } catch (error) {
+      return `Xapian failed: ${((error as { stderr?: string }).stderr ?? String(error)).trim().split("\n").at(-1)}`;
+    }
     const answers = new Map(corpus.queries.map((q, i) => [q.query, ranked[i] ?? []]));
     return (query) => answers.get(query) ?? [];
   } finally {
