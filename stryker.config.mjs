@@ -16,6 +16,7 @@ export default {
     "packages/cli/src/transports/http-guard.ts",
     // the snapshot and cache checks
     "packages/cli/src/folder/snapshot.ts",
+    "packages/cli/src/folder/cache-file.ts",
     "src/ranking/snapshot.ts",
     // the factory's caps and deadline
     "src/factory/outcomes.ts",
