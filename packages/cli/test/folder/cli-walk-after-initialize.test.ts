@@ -23,11 +23,23 @@ describe("mcp-search serve: the transport before the walk", () => {
   it("listens before the folder walk, with a .gitignore of 5,000 patterns", async () => {
     const server = await startBin(["serve", folder, "--locale", "en", "--http", "127.0.0.1:0"]);
     try {
-      // stderr up to the listening line: the walk has not ended (nor started) before it.
-      expect(server.stderr()).not.toMatch(INDEXED);
+      // Wait for the indexing's own line (an event, not a poll), then compare the order of the two
+      // lines: the old build logged its whole indexing before the line that says where it listens.
+      if (!INDEXED.test(server.stderr())) {
+        await new Promise<void>((resolve) => {
+          const listen = () => {
+            if (!INDEXED.test(server.stderr())) return;
+            server.child.stderr?.off("data", listen);
+            resolve();
+          };
+          server.child.stderr?.on("data", listen);
+          listen();
+        });
+      }
+      const log = server.stderr();
+      expect(log.indexOf("over Streamable HTTP at")).toBeLessThan(log.search(INDEXED));
       const client = await connectHttp(server.url);
-      let found = (await call(client, "search", { query: "lantern" })).structuredContent as unknown as FolderSearch;
-      while (found.results.length === 0) found = (await call(client, "search", { query: "lantern" })).structuredContent as unknown as FolderSearch;
+      const found = (await call(client, "search", { query: "lantern" })).structuredContent as unknown as FolderSearch;
       expect(found.results.map((result) => result.id)).toStrictEqual(["doc:note.md"]);
       await client.close();
     } finally {
