@@ -18,7 +18,6 @@ export {
 } from "./contract/schemas.js";
 export type {
   ContractJsonSchemas,
-  ContractLocale,
   ContractSchemas,
   DeepResearchToolName,
   FetchDocument,
@@ -29,18 +28,27 @@ export type {
   SearchResult,
 } from "./contract/schemas.js";
 
+// Limit
+export { DEFAULT_LIMIT } from "./contract/limit.js";
+
 // Ranking
-export { DEFAULT_LIMIT, createIndex, loadIndex, normalizeText, rankEntries, tokenize } from "./ranking/create-index.js";
-export type { IndexEntry, IndexLanguage, IndexOptions, IndexRanking, IndexStemmers, LoadIndexOptions, SearchIndex, SearchOptions } from "./ranking/create-index.js";
+export { createIndex, loadIndex, normalizeText } from "./ranking/create-index.js";
+export type { IndexEntry, IndexOptions, IndexRanking, LoadIndexOptions, QueryMatcher, SearchIndex, SearchOptions, TextMatch } from "./ranking/create-index.js";
+export { tokenize } from "./ranking/rule.js";
+export type { Stemmers } from "./ranking/analysis/analyze.js";
+
+// Languages
+export { LANGUAGES } from "./languages/index.js";
+export type { Language } from "./languages/index.js";
 
 // Vocabulary
 export { createVocabulary } from "./vocabulary/vocabulary.js";
-export type { ExpandedTerm, Vocabulary, VocabularyEntry, VocabularyLocale, VocabularyOptions } from "./vocabulary/vocabulary.js";
+export type { ExpandedTerm, Vocabulary, VocabularyEntry, VocabularyOptions } from "./vocabulary/vocabulary.js";
 export { SQL_CLAUSE_LIMITS, buildGlobClause, buildPostgresClause } from "./vocabulary/sql.js";
-export type { GlobClause, GlobClauseOptions, PostgresClause, PostgresClauseOptions } from "./vocabulary/sql.js";
+export type { GlobClause, PostgresClause, PostgresClauseOptions } from "./vocabulary/sql.js";
 
 // Ranking in SQL
-export { LEXEME_LENGTH, toRankedRow } from "./sql/row.js";
+export { toRankedRow } from "./sql/row.js";
 export type { RankedRow, RankedRowOptions } from "./sql/row.js";
 export { SQL_RANKING_LIMITS, buildPostgresRankedQuery, buildSqliteRankedQuery } from "./sql/ranked-query.js";
 export type { RankedQuery, RankedQueryOptions } from "./sql/ranked-query.js";
@@ -67,8 +75,20 @@ export type { DeepResearchToolAnnotations, McpServerLike, RegisteredToolLike } f
 export type { LibraryErrorClass } from "./factory/outcomes.js";
 
 // Locales
-export { LOCALES } from "./locales/index.js";
+export { LOCALE_LANGUAGES, LOCALES } from "./locales/index.js";
 export type { Locale } from "./locales/index.js";
+
+// Former names, kept only until the folder server's folder/, oauth/ and the benches stop using
+// them (issue 42): each is the one name beside it.
+import type { Language } from "./languages/index.js";
+import type { Locale } from "./locales/index.js";
+import type { Stemmers } from "./ranking/analysis/analyze.js";
+/** @deprecated Use {@link Locale}, the one name of a locale. */
+export type ContractLocale = Locale;
+/** @deprecated Use {@link Language}, the one name of a language. */
+export type IndexLanguage = Language;
+/** @deprecated Use {@link Stemmers}. */
+export type IndexStemmers = Stemmers;
 
 // Errors
 export { McpSearchError } from "./errors.js";

@@ -27,14 +27,6 @@ export const DEEP_RESEARCH_TOOLS = ["search", "fetch"] as const;
 export type DeepResearchToolName = (typeof DEEP_RESEARCH_TOOLS)[number];
 
 /**
- * The language of the schema descriptions and of the messages the schemas produce.
- *
- * @example
- * const locale: ContractLocale = "en";
- */
-export type ContractLocale = Locale;
-
-/**
  * The longest `query` the `search` tool accepts, in UTF-16 code units (JavaScript's `length`).
  * A question a model asks fits with room to spare; a pasted document does not, and is refused by
  * the input schema, with a message naming the limit, before any callback runs. Published as
@@ -127,7 +119,7 @@ function buildSchemas(texts: LocaleTexts) {
  */
 export type ContractSchemas = ReturnType<typeof buildSchemas>;
 
-const schemaCache = new Map<ContractLocale, ContractSchemas>();
+const schemaCache = new Map<Locale, ContractSchemas>();
 
 /**
  * Returns the five contract schemas with the locale's descriptions and messages. The same
@@ -140,7 +132,7 @@ const schemaCache = new Map<ContractLocale, ContractSchemas>();
  * searchInputSchema.safeParse({ query: "x", limit: 5 }).error?.issues[0]?.message;
  * // => 'Unrecognized key in the arguments: "limit". Use only the contract\'s keys.'
  */
-export function contractSchemas(locale: ContractLocale = "pt-BR"): ContractSchemas {
+export function contractSchemas(locale: Locale = "pt-BR"): ContractSchemas {
   locale = checkLocale(locale, "contractSchemas");
   let schemas = schemaCache.get(locale);
   if (schemas === undefined) {
@@ -301,7 +293,7 @@ function toDraft07(schema: z.ZodType, io: "input" | "output"): JsonSchemaObject 
  * //      properties: { id: { type: "string", description: "Identifier of a document, …" } },
  * //      required: ["id"], additionalProperties: false }
  */
-export function contractJsonSchemas(locale: ContractLocale = "pt-BR"): ContractJsonSchemas {
+export function contractJsonSchemas(locale: Locale = "pt-BR"): ContractJsonSchemas {
   const schemas = contractSchemas(locale);
   return {
     searchInputSchema: toDraft07(schemas.searchInputSchema, "input"),

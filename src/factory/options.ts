@@ -5,7 +5,7 @@
 import { McpSearchError } from "../errors.js";
 import { optionNames, unknownOption, unknownOptionMessage } from "../contract/option-names.js";
 import { checkLocale, type Locale } from "../locales/index.js";
-import { DEFAULT_LIMIT } from "../ranking/create-index.js";
+import { checkLimit } from "../contract/limit.js";
 import type { DeepResearchToolsOptions } from "./types.js";
 import { MAX_TIMEOUT_MS } from "./deadline.js";
 
@@ -51,8 +51,7 @@ export function validateOptions(server: unknown, options: DeepResearchToolsOptio
     if (typeof value !== "string" || value.trim() === "") fail(`\`${name}\` must be a non-empty phrase (got ${JSON.stringify(value)}).`);
   }
   const locale = checkLocale(options.locale, "registerDeepResearchTools");
-  const limit = options.limit ?? DEFAULT_LIMIT;
-  if (!Number.isSafeInteger(limit) || limit < 1) fail(`\`limit\` must be an integer of at least 1 (got ${String(limit)}).`);
+  const limit = checkLimit(options.limit, "registerDeepResearchTools");
   const timeoutMs = options.timeoutMs;
   if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS)) {
     fail(`\`timeoutMs\` must be an integer from 1 to ${MAX_TIMEOUT_MS} milliseconds (got ${String(timeoutMs)}).`);

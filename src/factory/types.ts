@@ -4,7 +4,8 @@
  * (options, outcomes) read them without importing the factory itself.
  */
 import type { z } from "zod";
-import type { ContractLocale, DeepResearchToolName, FetchDocument, SearchResult } from "../contract/schemas.js";
+import type { Locale } from "../locales/index.js";
+import type { DeepResearchToolName, FetchDocument, SearchResult } from "../contract/schemas.js";
 import type { EnvelopeExtras } from "../envelope.js";
 import type { DeepResearchToolAnnotations, RegisteredToolLike } from "./server.js";
 
@@ -135,7 +136,7 @@ export interface DeepResearchToolsOptions {
    * `"pt"`: the language of the entries, which ranks them, not of the text the server writes.)
    * @default "pt-BR"
    */
-  readonly locale?: ContractLocale;
+  readonly locale?: Locale;
   /** Tool titles; each one missing takes the locale's default. @default the locale's titles */
   readonly titles?: { readonly search?: string; readonly fetch?: string };
   /** The message for an unknown id. @default the locale's: names the id, points to `search` */
@@ -148,7 +149,11 @@ export interface DeepResearchToolsOptions {
    * @default { readOnlyHint: true, destructiveHint: false, openWorldHint: false }
    */
   readonly annotations?: DeepResearchToolAnnotations;
-  /** The most results `search` returns, even when the callback returns more; at least 1. @default 10 */
+  /**
+   * The most results `search` returns, even when the callback returns more: a whole number, 0
+   * or more, as every `limit` of the library is; any other value throws `McpSearchError`.
+   * @default 10 (DEFAULT_LIMIT)
+   */
   readonly limit?: number;
   /**
    * The most milliseconds a call's callbacks may take together (`resolveId` then `fetch`, or

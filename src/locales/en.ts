@@ -32,19 +32,11 @@ function describeProblem(problem: ReplyProblem): string {
 }
 
 export const en: LocaleTexts = {
-  language: {
-    vocabularyStopwords: ["a", "an", "the", "of", "in", "on", "for", "and", "to", "per", "by", "with"],
-    singular: (word) => {
-      const n = word.length;
-      if (n > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-      if (n > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
-      return word;
-    },
-    intent: {
-      now: ["now", "right now", "currently", "at the moment", "at present", "presently", "live",
-        "today", "real time", "realtime"],
-      latest: ["latest", "newest", "recent", "most recent", "recently", "last", "yesterday"],
-    },
+  language: "en",
+  intent: {
+    now: ["now", "right now", "currently", "at the moment", "at present", "presently", "live",
+      "today", "real time", "realtime"],
+    latest: ["latest", "newest", "recent", "most recent", "recently", "last", "yesterday"],
   },
   schema: {
     query: "Natural-language question or keywords. Accents and case are ignored.",
@@ -79,28 +71,6 @@ export const en: LocaleTexts = {
   vocabulary: {
     note: (term, spellings, sourceName) =>
       `"${term}" was also searched as ${spellings} — the wording ${sourceName} uses.`,
-    emptySourceName: 'createVocabulary: "sourceName" is required and must not be empty (e.g. "ILOSTAT").',
-    entriesNotArray: 'createVocabulary: "entries" must be a list of { asked, source }.',
-    emptyAsked: (entry) => `createVocabulary: entry ${entry} has an empty "asked".`,
-    noSource: (entry, asked) =>
-      `createVocabulary: entry ${entry} ("${asked}") needs at least one word in "source".`,
-    emptySource: (entry, asked, source) =>
-      `createVocabulary: entry ${entry} ("${asked}") has an empty "source[${source}]".`,
-    badStopword: (index) => `createVocabulary: "extraStopwords[${index}]" must be text.`,
-    unknownOption: (name, closest, known) =>
-      `createVocabulary: unknown option ${JSON.stringify(name)}:${closest === undefined ? "" : ` did you mean "${closest}"?`} The options are ${known}.`,
-    unsafeColumn: (builder, column) =>
-      `${builder}: column ${column} is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*).`,
-    badExpansion: (builder) =>
-      `${builder}: the expansion must be a list of terms { term, patterns }, with "patterns" a list of text (use vocab.expandQuery).`,
-    tooManyTerms: (builder, count, max) =>
-      `${builder}: the query has ${count} terms; the maximum is ${max} (SQL_CLAUSE_LIMITS.maxTerms). Shorten the query.`,
-    tooManyPatterns: (builder, count, max) =>
-      `${builder}: the expansion has ${count} patterns; the maximum is ${max} (SQL_CLAUSE_LIMITS.maxPatterns). Shorten the query or the vocabulary's sources.`,
-    patternTooLong: (builder, length, max) =>
-      `${builder}: a pattern has ${length} characters; the maximum is ${max} (SQL_CLAUSE_LIMITS.maxPatternLength).`,
-    badFirstParameter: (value) =>
-      `buildPostgresClause: "firstParameter" ${value} must be an integer from 1 to 65535, and the parameters must not run past $65535.`,
   },
   tools: {
     searchTitle: "Search documents",

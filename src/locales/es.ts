@@ -31,57 +31,13 @@ function describeProblem(problem: ReplyProblem): string {
   }
 }
 
-/**
- * The short nouns and adjectives in -z whose plural ends in -ces ("luz", "luces"). Spelling alone
- * cannot tell "luces" (luz) from "doces" (doce) or "seces" (sece), so the -z rule fires only on
- * these stems; every other "-ces" keeps a part that both readings share.
- */
-const SHORT_Z = new Set([
-  "luz", "voz", "pez", "vez", "nuez", "cruz", "raiz", "maiz", "paz", "haz", "hez", "tez", "coz", "hoz",
-  "faz", "fez", "diez", "juez", "prez", "soez",
-]);
-
-const VOWEL_END = /[aeiou]$/;
-const CONSONANT_ES = /[^aeiou]es$/;
-
-/**
- * The singular of one normalised (accentless, lower-case) Spanish word, as a pattern that only
- * ever keeps a prefix of a real word:
- * - "-ces": "luces" to "luz" for the short -z words above; after a vowel and a stem of four or
- *   more letters, the stem both readings share ("actrices" and "índices" to "actri", "indi",
- *   which reach "actriz" and "índice"); otherwise "-es" goes ("dulces" to "dulc", "entonces" to "entonc");
- * - "-es" after a consonant: "ciudades" to "ciudad", "leyes" to "ley" (four letters or fewer
- *   stay as written, so "tres" is not cut to "tr");
- * - "-íes", "-úes": "-es" goes ("rubíes" to "rubi", "bloques" to "bloqu", which reaches "bloque");
- * - plain "-s" otherwise: "casas" to "casa", "héroes" to "heroe".
- */
-function singular(word: string): string {
-  const n = word.length;
-  if (n > 4 && word.endsWith("ces")) {
-    const stem = word.slice(0, -3);
-    if (SHORT_Z.has(`${stem}z`)) return `${stem}z`;
-    if (stem.length >= 4 && VOWEL_END.test(stem)) return stem;
-    return word.slice(0, -2);
-  }
-  if (CONSONANT_ES.test(word)) return n > 4 ? word.slice(0, -2) : word;
-  if (n > 4 && (word.endsWith("ies") || word.endsWith("ues"))) return word.slice(0, -2);
-  if (n > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
-  return word;
-}
-
 export const es: LocaleTexts = {
-  language: {
-    vocabularyStopwords: [
-      "el", "la", "los", "las", "lo", "un", "una", "unos", "unas", "de", "del", "al", "a", "en", "y",
-      "e", "o", "u", "por", "para", "con", "sin", "que", "sobre",
-    ],
-    singular,
-    intent: {
-      now: ["ahora", "ahora mismo", "actualmente", "en este momento", "en ese momento", "hoy", "en vivo",
-        "en directo", "en tiempo real", "tiempo real"],
-      latest: ["último", "última", "últimos", "últimas", "más reciente", "más recientes", "reciente", "recientes",
-        "recientemente", "más nuevo", "más nueva", "ayer"],
-    },
+  language: "es",
+  intent: {
+    now: ["ahora", "ahora mismo", "actualmente", "en este momento", "en ese momento", "hoy", "en vivo",
+      "en directo", "en tiempo real", "tiempo real"],
+    latest: ["último", "última", "últimos", "últimas", "más reciente", "más recientes", "reciente", "recientes",
+      "recientemente", "más nuevo", "más nueva", "ayer"],
   },
   schema: {
     query:
@@ -117,28 +73,6 @@ export const es: LocaleTexts = {
   vocabulary: {
     note: (term, spellings, sourceName) =>
       `"${term}" también se buscó como ${spellings} — la palabra que usa ${sourceName}.`,
-    emptySourceName: 'createVocabulary: "sourceName" es obligatorio y no puede estar vacío (p. ej., "el INE").',
-    entriesNotArray: 'createVocabulary: "entries" debe ser una lista de { asked, source }.',
-    emptyAsked: (entry) => `createVocabulary: la entrada ${entry} tiene "asked" vacío.`,
-    noSource: (entry, asked) =>
-      `createVocabulary: la entrada ${entry} ("${asked}") necesita al menos una palabra en "source".`,
-    emptySource: (entry, asked, source) =>
-      `createVocabulary: la entrada ${entry} ("${asked}") tiene "source[${source}]" vacío.`,
-    badStopword: (index) => `createVocabulary: "extraStopwords[${index}]" debe ser texto.`,
-    unknownOption: (name, closest, known) =>
-      `createVocabulary: opción desconocida ${JSON.stringify(name)}:${closest === undefined ? "" : ` ¿quiso decir "${closest}"?`} Las opciones son ${known}.`,
-    unsafeColumn: (builder, column) =>
-      `${builder}: la columna ${column} no es un identificador simple ([A-Za-z_][A-Za-z0-9_]*).`,
-    badExpansion: (builder) =>
-      `${builder}: la expansión debe ser una lista de términos { term, patterns }, con "patterns" una lista de textos (use vocab.expandQuery).`,
-    tooManyTerms: (builder, count, max) =>
-      `${builder}: la consulta tiene ${count} términos; el máximo es ${max} (SQL_CLAUSE_LIMITS.maxTerms). Acorte la consulta.`,
-    tooManyPatterns: (builder, count, max) =>
-      `${builder}: la expansión tiene ${count} patrones; el máximo es ${max} (SQL_CLAUSE_LIMITS.maxPatterns). Acorte la consulta o las fuentes del vocabulario.`,
-    patternTooLong: (builder, length, max) =>
-      `${builder}: un patrón tiene ${length} caracteres; el máximo es ${max} (SQL_CLAUSE_LIMITS.maxPatternLength).`,
-    badFirstParameter: (value) =>
-      `buildPostgresClause: "firstParameter" ${value} debe ser un entero de 1 a 65535, y los parámetros no pueden pasar de $65535.`,
   },
   tools: {
     searchTitle: "Buscar documentos",

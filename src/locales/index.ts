@@ -4,6 +4,7 @@
  * changes. To add a language, see CONTRIBUTING.md.
  */
 import { McpSearchError } from "../errors.js";
+import type { Language } from "../languages/index.js";
 import { en } from "./en.js";
 import { es } from "./es.js";
 import { ptBR } from "./pt-BR.js";
@@ -29,6 +30,18 @@ export type Locale = keyof typeof TEXTS;
  * LOCALES; // => ["pt-BR", "en", "es"]
  */
 export const LOCALES = Object.keys(TEXTS) as readonly Locale[];
+
+/**
+ * The language of each locale: the language of the text it writes, as `createIndex`'s
+ * `language` names it. The vocabulary reads a locale's stopwords and singular from it; a
+ * server can take it as the language of the documents when nothing better is known.
+ *
+ * @example
+ * LOCALE_LANGUAGES["pt-BR"]; // => "pt"
+ */
+export const LOCALE_LANGUAGES: Readonly<Record<Locale, Language>> = Object.freeze(
+  Object.fromEntries(LOCALES.map((locale) => [locale, TEXTS[locale].language])) as Record<Locale, Language>,
+);
 
 /** The default surface language. */
 export const DEFAULT_LOCALE: Locale = "pt-BR";

@@ -32,24 +32,12 @@ function describeProblem(problem: ReplyProblem): string {
 }
 
 export const ptBR: LocaleTexts = {
-  language: {
-    vocabularyStopwords: [
-      "a", "o", "as", "os", "um", "uma", "de", "da", "do", "das", "dos", "e", "em", "no", "na",
-      "nos", "nas", "ao", "aos", "por", "para", "com", "sem", "que", "ou",
-    ],
-    singular: (word) => {
-      const n = word.length;
-      if (n > 4 && (word.endsWith("oes") || word.endsWith("aes"))) return `${word.slice(0, -3)}ao`;
-      if (n > 4 && (word.endsWith("ais") || word.endsWith("eis") || word.endsWith("ois"))) return `${word.slice(0, -2)}l`;
-      if (n > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
-      return word;
-    },
-    intent: {
-      now: ["agora", "agora mesmo", "atualmente", "neste momento", "nesse momento", "no momento",
-        "hoje", "ao vivo", "em tempo real", "tempo real"],
-      latest: ["último", "última", "últimos", "últimas", "mais recente", "mais recentes", "recente", "recentes",
-        "recentemente", "mais novo", "mais nova", "ontem"],
-    },
+  language: "pt",
+  intent: {
+    now: ["agora", "agora mesmo", "atualmente", "neste momento", "nesse momento", "no momento",
+      "hoje", "ao vivo", "em tempo real", "tempo real"],
+    latest: ["último", "última", "últimos", "últimas", "mais recente", "mais recentes", "recente", "recentes",
+      "recentemente", "mais novo", "mais nova", "ontem"],
   },
   schema: {
     query:
@@ -85,28 +73,6 @@ export const ptBR: LocaleTexts = {
   vocabulary: {
     note: (term, spellings, sourceName) =>
       `"${term}" também foi buscado como ${spellings} — a palavra que ${sourceName} usa.`,
-    emptySourceName: 'createVocabulary: "sourceName" é obrigatório e não pode ser vazio (ex.: "o IBGE").',
-    entriesNotArray: 'createVocabulary: "entries" deve ser uma lista de { asked, source }.',
-    emptyAsked: (entry) => `createVocabulary: a entrada ${entry} tem "asked" vazio.`,
-    noSource: (entry, asked) =>
-      `createVocabulary: a entrada ${entry} ("${asked}") precisa de ao menos uma palavra em "source".`,
-    emptySource: (entry, asked, source) =>
-      `createVocabulary: a entrada ${entry} ("${asked}") tem "source[${source}]" vazio.`,
-    badStopword: (index) => `createVocabulary: "extraStopwords[${index}]" deve ser texto.`,
-    unknownOption: (name, closest, known) =>
-      `createVocabulary: opção desconhecida ${JSON.stringify(name)}:${closest === undefined ? "" : ` quis dizer "${closest}"?`} As opções são ${known}.`,
-    unsafeColumn: (builder, column) =>
-      `${builder}: a coluna ${column} não é um identificador simples ([A-Za-z_][A-Za-z0-9_]*).`,
-    badExpansion: (builder) =>
-      `${builder}: a expansão deve ser uma lista de termos { term, patterns }, com "patterns" uma lista de textos (use vocab.expandQuery).`,
-    tooManyTerms: (builder, count, max) =>
-      `${builder}: a consulta tem ${count} termos; o máximo é ${max} (SQL_CLAUSE_LIMITS.maxTerms). Encurte a consulta.`,
-    tooManyPatterns: (builder, count, max) =>
-      `${builder}: a expansão tem ${count} padrões; o máximo é ${max} (SQL_CLAUSE_LIMITS.maxPatterns). Encurte a consulta ou as fontes do vocabulário.`,
-    patternTooLong: (builder, length, max) =>
-      `${builder}: um padrão tem ${length} caracteres; o máximo é ${max} (SQL_CLAUSE_LIMITS.maxPatternLength).`,
-    badFirstParameter: (value) =>
-      `buildPostgresClause: "firstParameter" ${value} deve ser um inteiro de 1 a 65535, e os parâmetros não podem passar de $65535.`,
   },
   tools: {
     searchTitle: "Buscar documentos",

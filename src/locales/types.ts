@@ -1,3 +1,5 @@
+import type { Language } from "../languages/index.js";
+
 /**
  * The shape of one locale's surface text: every string a person or a model reads, per concept.
  * Each language file (pt-BR.ts, en.ts, …) is one `LocaleTexts` object, so the compiler refuses a
@@ -73,39 +75,10 @@ interface ToolTexts {
   readonly timeout: (tool: string, timeoutMs: number) => string;
 }
 
-/** The vocabulary's note and its set-up errors (src/vocabulary.ts, src/sql.ts). */
+/** The vocabulary's note (src/vocabulary/vocabulary.ts); its set-up errors are in English, as every set-up error is. */
 export interface VocabularyTexts {
   /** One note per translated term; `spellings` are already joined with ", ". */
   readonly note: (term: string, spellings: string, sourceName: string) => string;
-  /** `sourceName` missing or empty. */
-  readonly emptySourceName: string;
-  /** `entries` is not an array. */
-  readonly entriesNotArray: string;
-  /** An entry whose `asked` is missing or empty after normalisation. */
-  readonly emptyAsked: (entry: number) => string;
-  /** An entry whose `source` is not a non-empty list. */
-  readonly noSource: (entry: number, asked: string) => string;
-  /** One source of an entry that is not text or is empty after normalisation. */
-  readonly emptySource: (entry: number, asked: string, source: number) => string;
-  /** A stopword in `extraStopwords` that is not text. */
-  readonly badStopword: (index: number) => string;
-  /**
-   * An option `createVocabulary` does not know; `closest` is the known one it most likely meant
-   * (`undefined` when none is close), `known` the options, already joined with ", ".
-   */
-  readonly unknownOption: (name: string, closest: string | undefined, known: string) => string;
-  /** A SQL column name that is not a plain identifier; `column` is already quoted. */
-  readonly unsafeColumn: (builder: string, column: string) => string;
-  /** An expansion that is not a list of terms with a `patterns` list of text. */
-  readonly badExpansion: (builder: string) => string;
-  /** More terms than `SQL_CLAUSE_LIMITS.maxTerms`. */
-  readonly tooManyTerms: (builder: string, count: number, max: number) => string;
-  /** More patterns, over all terms, than `SQL_CLAUSE_LIMITS.maxPatterns`. */
-  readonly tooManyPatterns: (builder: string, count: number, max: number) => string;
-  /** A pattern longer than `SQL_CLAUSE_LIMITS.maxPatternLength`. */
-  readonly patternTooLong: (builder: string, length: number, max: number) => string;
-  /** A `firstParameter` that is not an integer from 1 to 65535, or runs past $65535. */
-  readonly badFirstParameter: (value: string) => string;
 }
 
 /** Per-line problem reports of the catalogue parsers (src/catalogue.ts). */
@@ -135,28 +108,17 @@ export interface CatalogueTexts {
   readonly tooLarge: (bytes: number, max: number) => string;
 }
 
-/**
- * The word lists and rules of one language that the vocabulary and the intent helper apply:
- * data, not messages, but they belong to the language all the same.
- */
-interface LanguageRules {
-  /**
-   * Function words a vocabulary keeps out of the AND of a query ("de", "the"). Not the ranking's
-   * stopwords: `createIndex` keeps the original's fixed list of Portuguese and English words in
-   * every locale, so that its scores never depend on a locale.
-   */
-  readonly vocabularyStopwords: readonly string[];
-  /**
-   * The singular of one normalised word. A rule fires only where it cannot leave a fragment that
-   * no word of the language starts with.
-   */
-  readonly singular: (word: string) => string;
-  /** Words (or phrases) of the present tense, and of the most recent past (see `detectIntent`). */
-  readonly intent: { readonly now: readonly string[]; readonly latest: readonly string[] };
-}
-
 export interface LocaleTexts {
-  readonly language: LanguageRules;
+  /**
+   * The language the locale writes (`LOCALE_LANGUAGES`): the vocabulary takes its stopwords and
+   * singular from that language's module (src/languages/).
+   */
+  readonly language: Language;
+  /**
+   * Words (or phrases) of the present tense, and of the most recent past (see `detectIntent`):
+   * data, not messages, but they belong to the locale.
+   */
+  readonly intent: { readonly now: readonly string[]; readonly latest: readonly string[] };
   readonly schema: SchemaTexts;
   readonly validation: ValidationTexts;
   readonly vocabulary: VocabularyTexts;

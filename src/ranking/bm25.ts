@@ -54,8 +54,10 @@
  */
 import type { SearchResult } from "../contract/schemas.js";
 import type { ByteReader, ByteWriter } from "./bytes.js";
-import { Collection, selectTop, type RankedEntry, type RankingCore } from "./entries.js";
-import { ANALYSIS_VERSION, analyzeQuery, chooseLanguage, filterWords, LANGUAGES, splitWords, type AnalysisSettings, type Language } from "./analysis/analyze.js";
+import { Collection, selectTop, type AnalyzedQuery, type RankedEntry, type RankingCore, type TextMatch } from "./entries.js";
+import { forEachFoldedWord, MAX_MATCHES } from "./matches.js";
+import { LANGUAGES, type Language } from "../languages/index.js";
+import { ANALYSIS_VERSION, analyzeQuery, chooseLanguage, filterWords, splitWords, wordAnalyzer, type AnalysisSettings } from "./analysis/analyze.js";
 import { grown, SegmentedPostings, type TermRange } from "./postings.js";
 
 /** Fields in the counted postings, in the order of the weights: id, title, keywords, text. */
@@ -138,6 +140,12 @@ export function entryTokens(entry: RankedEntry, parameters: Pick<Bm25Parameters,
 interface QueryGroup {
   readonly forms: readonly string[];
   readonly prefixes: boolean;
+}
+
+/** BM25's analysis of a query: its groups, and the languages they were analysed in. */
+interface Bm25Query extends AnalyzedQuery {
+  readonly groups: readonly QueryGroup[];
+  readonly languages: readonly Language[];
 }
 
 /** A built BM25F ranking: what `createIndex` needs, and the scores for tests. */
@@ -514,7 +522,7 @@ class Bm25Core implements RankingCore {
   private overPassage = 0;
   /** Per entry slot, its language's place in LANGUAGES; and how many live entries each has. */
   private languageOf: Int32Array = new Int32Array(0);
-  private readonly languageCount = [0, 0, 0];
+  private readonly languageCount = LANGUAGES.map(() => 0);
   private total: Float64Array = new Float64Array(0);
   private best: Float64Array = new Float64Array(0);
   touched: Int32Array = new Int32Array(0);
@@ -654,15 +662,50 @@ class Bm25Core implements RankingCore {
   }
 
   /** The query's groups (`analyzeQuery` over the held languages), with their prefix decision. */
-  private queryGroups(query: string): QueryGroup[] {
-    return analyzeQuery(query, this.languages(), this.parameters.analysis).map((forms) => ({
+  analyze(query: string): Bm25Query {
+    const languages = this.languages();
+    const groups = analyzeQuery(query, languages, this.parameters.analysis).map((forms) => ({
       forms,
       prefixes: !forms.some((form) => this.whole.holds(form)),
     }));
+    return { groups, languages, terms: groups.map((group) => group.forms) };
+  }
+
+  /**
+   * Each word of `text` whose token, in the entry's language (or in any language of the query),
+   * is one of a group's forms, or starts with one that reaches longer words.
+   */
+  findMatches(query: Bm25Query, text: string, slot: number | undefined): TextMatch[] {
+    const found: TextMatch[] = [];
+    if (query.groups.length === 0) return found;
+    const exact = new Map<string, number>();
+    const prefixes: { form: string; term: number }[] = [];
+    query.groups.forEach(({ forms, prefixes: reaches }, term) => {
+      for (const form of forms) {
+        if (!exact.has(form)) exact.set(form, term);
+        if (reaches && form.length >= MIN_PREFIX) prefixes.push({ form, term });
+      }
+    });
+    const { analysis } = this.parameters;
+    const languages = slot === undefined ? query.languages : [LANGUAGES[this.languageOf[slot]!]!];
+    const analyzers = languages.map((language) => wordAnalyzer(language, analysis));
+    const termOf = (token: string) => exact.get(token) ?? prefixes.find(({ form }) => token.startsWith(form))?.term;
+    forEachFoldedWord(text, analysis.segmentation, (word, start, end) => {
+      for (const analyze of analyzers) {
+        const token = analyze(word);
+        const term = token === undefined ? undefined : termOf(token);
+        if (term !== undefined) {
+          found.push({ start, end, term });
+          break;
+        }
+      }
+      return found.length < MAX_MATCHES;
+    });
+    return found;
   }
 
   /** Sums the views into `total`, as the fresh build does; returns how many entries scored. */
-  scoreAll(query: string): number {
+  scoreAll(groups: readonly QueryGroup[]): number {
     const { parameters } = this;
     const { leadWeight, passageWeight } = parameters;
     const slots = this.postings.slots;
@@ -672,7 +715,6 @@ class Bm25Core implements RankingCore {
       this.touched = grown(this.touched, slots);
     }
     const { total, best, touched } = this;
-    const groups = this.queryGroups(query);
     const views: [View, number][] = [[this.whole, 1]];
     if (leadWeight > 0) {
       if (this.overLead === 0) views[0]![1] += leadWeight;
@@ -706,8 +748,8 @@ class Bm25Core implements RankingCore {
     return count;
   }
 
-  search(query: string, limit: number, order: Float64Array): { slots: number[]; total: number } {
-    const count = this.scoreAll(query);
+  search(query: Bm25Query, limit: number, order: Float64Array): { slots: number[]; total: number } {
+    const count = this.scoreAll(query.groups);
     const top = selectTop(this.total, order, this.touched, count, limit);
     for (let i = 0; i < count; i++) this.total[this.touched[i]!] = 0;
     return { slots: top, total: count };
@@ -715,7 +757,7 @@ class Bm25Core implements RankingCore {
 
   /** Every live entry's score, by slot, for tests. */
   scores(query: string, size: number): Float64Array {
-    const count = this.scoreAll(query);
+    const count = this.scoreAll(this.analyze(query).groups);
     const copy = new Float64Array(size);
     copy.set(this.total.subarray(0, Math.min(size, this.total.length)));
     for (let i = 0; i < count; i++) this.total[this.touched[i]!] = 0;

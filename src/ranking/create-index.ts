@@ -7,17 +7,21 @@
 import type { SearchResult } from "../contract/schemas.js";
 import { describeReceived } from "../contract/received.js";
 import { optionNames, unknownOption, unknownOptionMessage } from "../contract/option-names.js";
+import { checkLimit } from "../contract/limit.js";
 import { McpSearchError } from "../errors.js";
-import { LANGUAGES, type IndexStemmers, type Language, type Stemmers } from "./analysis/analyze.js";
-import type { IndexLanguage } from "./analysis/language.js";
+import { isLanguage, LANGUAGES, type Language } from "../languages/index.js";
+import type { Stemmers } from "./analysis/analyze.js";
 import { BM25_DEFAULTS, createBm25Core } from "./bm25.js";
 import type { ByteReader, ByteWriter } from "./bytes.js";
-import { Collection, selectTop, type RankingCore } from "./entries.js";
+import { Collection, selectTop, type AnalyzedQuery, type QueryMatcher, type RankingCore, type TextMatch } from "./entries.js";
+import { forEachRuleWord, MAX_MATCHES } from "./matches.js";
 import { normalizeText } from "./normalize.js";
 import { grown, SegmentedPostings, type TermRange } from "./postings.js";
+import { COVERED_TOKEN_BONUS, fieldTexts, forEachToken, halfPoints, MIN_PHRASE_LENGTH, MIN_PREFIX_LENGTH, ORIGINAL_RULE_STOPWORDS, PHRASE_BONUS, RULE_FIELDS, tokenize } from "./rule.js";
 import { readSnapshot, writeSnapshot } from "./snapshot.js";
 
 export { normalizeText };
+export type { QueryMatcher, TextMatch } from "./entries.js";
 
 /**
  * One thing that can be found: an id, a title and a public URL. `keywords` and `text` only
@@ -51,7 +55,12 @@ export interface IndexEntry {
  * index.search("soja", { limit: 5 } satisfies SearchOptions);
  */
 export interface SearchOptions {
-  /** The most results to return; `max(0, floor(limit))`. @default 10 */
+  /**
+   * The most results to return: a whole number, 0 or more; 0 returns none (`searchWithTotal`
+   * then gives the count alone). Any other value (a fraction, a negative number, `NaN`) throws
+   * `McpSearchError`, as every `limit` of the library does.
+   * @default 10 (DEFAULT_LIMIT)
+   */
   readonly limit?: number;
 }
 
@@ -74,7 +83,8 @@ export interface SearchIndex {
    */
   readonly size: number;
   /**
-   * The entries that match `query`, best first, at most `limit` (10 by default), as the
+   * The entries that match `query`, best first, at most `limit` (10 by default, see
+   * {@link SearchOptions}), as the
    * `{ id, title, url }` the search tool returns. Deterministic: the same entries and query give
    * the same list, ties in the index's order. An empty query, or one of stopwords only, gives `[]`.
    *
@@ -101,6 +111,19 @@ export interface SearchIndex {
    * index.searchWithTotal("cultivo", { limit: 1 }); // => { results: [{ id: "a", title: "Cultivo de soja", url: "https://x.org/a" }], total: 2 }
    */
   searchWithTotal(query: string, options?: SearchOptions): { results: SearchResult[]; total: number };
+  /**
+   * The same results and total as {@link SearchIndex.searchWithTotal}, and the query as this
+   * search analysed it: a {@link QueryMatcher} that finds where the query matched in a result's
+   * text, so that a snippet shows the words that ranked (a stemmed "runs" for "running"). The
+   * query is analysed once, for both.
+   *
+   * @example
+   * const index = createIndex([{ id: "a", title: "Diary", url: "https://x.org/a", text: "She runs every day." }], { ranking: "bm25" });
+   * const { results, total, matcher } = index.searchWithMatcher("run");
+   * total;                                              // => 1
+   * matcher.findMatches("She runs every day.", results[0]?.id); // => [{ start: 4, end: 8, term: 0 }]
+   */
+  searchWithMatcher(query: string, options?: SearchOptions): { results: SearchResult[]; total: number; matcher: QueryMatcher };
   /**
    * The id of the entry a model meant, or `null`: what it hands back to `fetch` is not always
    * the id it was given. Accepted, each with extra whitespace around it: the exact id; the
@@ -224,9 +247,9 @@ export interface IndexOptions {
    * the text the library writes; this is the language of the entries, whatever the locale.
    * @default "auto"
    */
-  readonly language?: IndexLanguage | "auto";
+  readonly language?: Language | "auto";
   /** BM25 only: the language of an entry whose language `"auto"` cannot tell. @default "en" */
-  readonly fallbackLanguage?: IndexLanguage;
+  readonly fallbackLanguage?: Language;
   /**
    * BM25 only: stemmers to run after the plural folding of some languages. The folder server
    * passes Snowball's, from `@orama/stemmers`, which the relevance bench measured ahead of the
@@ -234,11 +257,8 @@ export interface IndexOptions {
    * records their `name`, and {@link loadIndex} needs stemmers of that name back.
    * @default undefined (each language's plural folding)
    */
-  readonly stemmers?: IndexStemmers | undefined;
+  readonly stemmers?: Stemmers | undefined;
 }
-
-export type { IndexLanguage } from "./analysis/language.js";
-export type { IndexStemmers } from "./analysis/analyze.js";
 
 /**
  * Options of {@link loadIndex}.
@@ -248,7 +268,7 @@ export type { IndexStemmers } from "./analysis/analyze.js";
  */
 export interface LoadIndexOptions {
   /** The stemmers the index was built with, when it was built with some. @default undefined */
-  readonly stemmers?: IndexStemmers | undefined;
+  readonly stemmers?: Stemmers | undefined;
 }
 
 /**
@@ -273,7 +293,7 @@ function checkStemmers(stemmers: unknown): void {
   if (stemmers === undefined) return;
   const { name } = (stemmers ?? {}) as { name?: unknown };
   if (typeof stemmers !== "object" || stemmers === null || typeof name !== "string" || name === "") {
-    throw new McpSearchError(`The option stemmers needs a non-empty string "name" and a function per language ("pt", "es", "en"), not ${describeReceived(stemmers)}.`);
+    throw new McpSearchError(`The option stemmers needs a non-empty string "name" and a function per language (${quoted(LANGUAGES)}), not ${describeReceived(stemmers)}.`);
   }
   for (const language of LANGUAGES) {
     const stem = (stemmers as Record<string, unknown>)[language];
@@ -290,69 +310,29 @@ function checkStemmers(stemmers: unknown): void {
  */
 export type IndexRanking = "rule" | "bm25";
 
-/**
- * How many results `search` returns when `limit` is not given.
- *
- * @example
- * index.search("soja").length <= DEFAULT_LIMIT; // => true
- */
-export const DEFAULT_LIMIT = 10;
-
-/**
- * The rule's stopwords: the original's fixed list of Portuguese, then English, function words;
- * never tokens. The same in every locale, so that a score never depends on a locale. Not the
- * vocabulary's lists (src/locales/), which are per language and only keep words out of a query's
- * AND.
- */
-export const RANKING_STOPWORDS: ReadonlySet<string> = new Set(
-  ("a o as os um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou " +
-    "the of in and for by").split(" "),
-);
-const NON_ALPHANUMERIC = /[^a-z0-9]+/;
-
-/**
- * Normalises (see `normalizeText`), splits on `[^a-z0-9]+` and keeps each token of 2 or more
- * characters that is not a stopword, once, in first-seen order.
- *
- * @example
- * tokenize("Produção de soja e de milho no Paraná"); // => ["producao", "soja", "milho", "parana"]
- * tokenize("PIB a preços de 2010");                 // => ["pib", "precos", "2010"]
- */
-export function tokenize(text: string): string[] {
-  const tokens = new Set<string>();
-  forEachToken(text, (token) => tokens.add(token));
-  return [...tokens];
-}
-
-/** Calls `visit` for every token of `text`, repeats included: the build needs no de-duplication. */
-function forEachToken(text: string, visit: (token: string) => void): void {
-  for (const run of normalizeText(text).split(NON_ALPHANUMERIC)) {
-    if (run.length >= 2 && !RANKING_STOPWORDS.has(run)) visit(run);
-  }
-}
-
-// Fields as bits of a posting's mask, and their weights.
-const ID = 1;
-const TITLE = 2;
-const KEYWORDS = 4;
-const TEXT = 8;
-const WEIGHTS: readonly (readonly [number, number])[] = [[ID, 10], [TITLE, 3], [KEYWORDS, 2], [TEXT, 1]];
+/** Each field's bit in a posting's mask, and its weight, in the order of `RULE_FIELDS`. */
+const FIELD_BITS = RULE_FIELDS.map((_, place) => 1 << place);
 
 /**
  * One token's score in half points, by `(exactMask << 4) | prefixMask`: per field, an exact hit
- * is worth 2 × weight, else a prefix hit 1 × weight; plus 20 (10 points) for covering the token.
+ * is worth the field's weight in full, else a word-start hit half of it; plus the bonus for
+ * covering the token.
  */
 const TOKEN_SCORE = new Uint8Array(256).map((_, masks) => {
-  let half = 20;
-  for (const [bit, weight] of WEIGHTS) {
-    if ((masks >> 4) & bit) half += 2 * weight;
-    else if (masks & bit) half += weight;
-  }
+  let half = halfPoints(COVERED_TOKEN_BONUS);
+  RULE_FIELDS.forEach(({ weight }, place) => {
+    const bit = FIELD_BITS[place]!;
+    if ((masks >> 4) & bit) half += halfPoints(weight);
+    else if (masks & bit) half += halfPoints(weight) / 2;
+  });
   return half;
 });
-/** The phrase bonus in half points: 5 points. */
-const PHRASE_BONUS = 10;
 
+/** The rule's analysis of a query: its tokens, and its normalised text for the phrase bonus. */
+interface RuleQuery extends AnalyzedQuery {
+  readonly tokens: readonly string[];
+  readonly phrase: string;
+}
 
 /** The rule's side of an index: postings with field masks, titles for the phrase bonus, scratch. */
 class RuleCore implements RankingCore {
@@ -372,10 +352,10 @@ class RuleCore implements RankingCore {
     // The id field also counts when the whole normalised id equals the token; such an id
     // tokenises to exactly that token, so its exact posting already says so.
     // One posting per (token, entry): repeated tokens only OR their field in.
-    forEachToken(entry.id, (token) => postings.mark(token, slot, ID));
-    forEachToken(entry.title, (token) => postings.mark(token, slot, TITLE));
-    for (const keyword of entry.keywords ?? []) forEachToken(keyword, (token) => postings.mark(token, slot, KEYWORDS));
-    forEachToken(entry.text ?? "", (token) => postings.mark(token, slot, TEXT));
+    fieldTexts(entry).forEach((texts, place) => {
+      const bit = FIELD_BITS[place]!;
+      for (const text of texts) forEachToken(text, (token) => postings.mark(token, slot, bit));
+    });
   }
 
   unindex(slot: number): void {
@@ -395,7 +375,9 @@ class RuleCore implements RankingCore {
   }
 
   settings(): string {
-    return JSON.stringify({ stopwords: [...RANKING_STOPWORDS].sort(), weights: WEIGHTS, phrase: PHRASE_BONUS });
+    // The form of the original's settings, kept so that its snapshots still load.
+    const weights = RULE_FIELDS.map(({ weight }, place) => [FIELD_BITS[place], weight]);
+    return JSON.stringify({ stopwords: [...ORIGINAL_RULE_STOPWORDS].sort(), weights, phrase: halfPoints(PHRASE_BONUS) });
   }
 
   save(writer: ByteWriter): void {
@@ -407,8 +389,13 @@ class RuleCore implements RankingCore {
     this.normalizedTitles = titles.map(normalizeText);
   }
 
-  search(query: string, limit: number, order: Float64Array): { slots: number[]; total: number } {
+  analyze(query: string): RuleQuery {
     const tokens = tokenize(query);
+    return { tokens, phrase: normalizeText(query), terms: tokens.map((token) => [token]) };
+  }
+
+  search(query: RuleQuery, limit: number, order: Float64Array): { slots: number[]; total: number } {
+    const { tokens, phrase } = query;
     if (tokens.length === 0) return { slots: [], total: 0 };
     const slots = this.postings.slots;
     if (this.score.length < slots) {
@@ -420,8 +407,7 @@ class RuleCore implements RankingCore {
     }
     let touchedCount = 0;
     for (const token of tokens) touchedCount = this.scoreToken(token, touchedCount);
-    const phrase = normalizeText(query);
-    if (phrase.length >= 3) this.scorePhrase(phrase, touchedCount);
+    if (phrase.length >= MIN_PHRASE_LENGTH) this.scorePhrase(phrase, touchedCount);
     const results = selectTop(this.score, order, this.touched, touchedCount, limit);
     for (let i = 0; i < touchedCount; i++) this.score[this.touched[i]!] = 0;
     return { slots: results, total: touchedCount };
@@ -431,7 +417,7 @@ class RuleCore implements RankingCore {
   private scoreToken(token: string, touchedCount: number): number {
     const { postings, exact, prefix, score, touched, tokenTouched } = this;
     const { baseTerms, baseStart, baseBytes, deltaSorted, deltaTerms, deltaHead, deltaPool, blockFrom, blockEnd, blockNext, blockSlot, alive } = postings;
-    const range = postings.range(token, token.length >= 3, this.range);
+    const range = postings.range(token, token.length >= MIN_PREFIX_LENGTH, this.range);
     let count = 0;
     for (let t = range.baseFrom; t < range.baseTo; t++) {
       count = markRun(baseBytes, baseStart[t]!, baseStart[t + 1]!, -1, baseTerms[t] === token ? exact : prefix, alive, exact, prefix, tokenTouched, count);
@@ -460,8 +446,23 @@ class RuleCore implements RankingCore {
     const { normalizedTitles, score, touched } = this;
     for (let i = 0; i < touchedCount; i++) {
       const e = touched[i]!;
-      if (normalizedTitles[e]!.includes(phrase)) score[e]! += PHRASE_BONUS;
+      if (normalizedTitles[e]!.includes(phrase)) score[e]! += halfPoints(PHRASE_BONUS);
     }
+  }
+
+  /** Each word of `text` whose token equals a query token, or starts with one of 3 characters or more. */
+  findMatches(query: RuleQuery, text: string): TextMatch[] {
+    const { tokens } = query;
+    const exact = new Map(tokens.map((token, term) => [token, term]));
+    const prefixes = tokens.flatMap((token, term) => (token.length >= MIN_PREFIX_LENGTH ? [{ token, term }] : []));
+    const found: TextMatch[] = [];
+    if (tokens.length === 0) return found;
+    forEachRuleWord(text, (token, start, end) => {
+      const term = exact.get(token) ?? prefixes.find((prefix) => token.startsWith(prefix.token))?.term;
+      if (term !== undefined) found.push({ start, end, term });
+      return found.length < MAX_MATCHES;
+    });
+    return found;
   }
 }
 
@@ -520,11 +521,11 @@ export function createIndex(entries: readonly IndexEntry[], indexOptions: IndexO
   checkOptionNames("createIndex", indexOptions, INDEX_OPTION_NAMES);
   const { ranking = "rule", language = "auto", fallbackLanguage = "en", stemmers } = indexOptions;
   if (ranking !== "rule" && ranking !== "bm25") throw new McpSearchError(`Unknown ranking ${JSON.stringify(ranking)}: use "rule" or "bm25".`);
-  if (language !== "auto" && !LANGUAGES.includes(language)) {
-    throw new McpSearchError(`Unknown language ${JSON.stringify(language)}: use "auto", ${LANGUAGES.map((l) => `"${l}"`).join(", ")}.${localeHint(language)}`);
+  if (language !== "auto" && !isLanguage(language)) {
+    throw new McpSearchError(`Unknown language ${JSON.stringify(language)}: use "auto", ${quoted(LANGUAGES)}.${localeHint(language)}`);
   }
-  if (!LANGUAGES.includes(fallbackLanguage)) {
-    throw new McpSearchError(`Unknown fallbackLanguage ${JSON.stringify(fallbackLanguage)}: use ${LANGUAGES.map((l) => `"${l}"`).join(", ")}.${localeHint(fallbackLanguage)}`);
+  if (!isLanguage(fallbackLanguage)) {
+    throw new McpSearchError(`Unknown fallbackLanguage ${JSON.stringify(fallbackLanguage)}: use ${quoted(LANGUAGES)}.${localeHint(fallbackLanguage)}`);
   }
   if (ranking === "rule" && (indexOptions.language !== undefined || indexOptions.fallbackLanguage !== undefined || stemmers !== undefined)) {
     throw new McpSearchError(`The options language, fallbackLanguage and stemmers apply to ranking "bm25" only: the rule ranking reads every language alike.`);
@@ -542,7 +543,7 @@ export function createIndex(entries: readonly IndexEntry[], indexOptions: IndexO
  */
 function localeHint(value: unknown): string {
   const language = typeof value === "string" ? /^([a-z]{2})[-_]/i.exec(value)?.[1]?.toLowerCase() : undefined;
-  if (language === undefined || !LANGUAGES.includes(language as Language)) return "";
+  if (!isLanguage(language)) return "";
   return ` ${JSON.stringify(value)} is a locale, the language of the text a server writes; the language of the entries is "${language}".`;
 }
 
@@ -556,8 +557,7 @@ function openCollection(ranking: IndexRanking, languages: { language: Language |
 function languagesOf(settings: string): { language: Language | "auto"; fallback: Language } {
   try {
     const { language, fallback } = (JSON.parse(settings) as { analysis?: { language?: unknown; fallback?: unknown } }).analysis ?? {};
-    const known = (value: unknown): value is Language => LANGUAGES.includes(value as Language);
-    if ((language === "auto" || known(language)) && known(fallback)) return { language, fallback };
+    if ((language === "auto" || isLanguage(language)) && isLanguage(fallback)) return { language, fallback };
   } catch {
     // Not JSON: the settings check refuses it.
   }
@@ -570,8 +570,9 @@ function indexOver(collection: Collection, ranking: IndexRanking): SearchIndex {
     get size() {
       return collection.size;
     },
-    search: (query, options) => collection.search(query, options?.limit ?? DEFAULT_LIMIT),
-    searchWithTotal: (query, options) => collection.searchWithTotal(query, options?.limit ?? DEFAULT_LIMIT),
+    search: (query, options) => collection.searchWithTotal(query, limitOf(options, "search")).results,
+    searchWithTotal: (query, options) => collection.searchWithTotal(query, limitOf(options, "searchWithTotal")),
+    searchWithMatcher: (query, options) => collection.searchWithMatcher(query, limitOf(options, "searchWithMatcher")),
     resolve: (ref) => collection.resolve(ref),
     add: (entry) => collection.add(entry),
     remove: (id) => collection.remove(id),
@@ -605,15 +606,12 @@ export function loadIndex(snapshot: Uint8Array, options: LoadIndexOptions = {}):
   return indexOver(collection, ranking as IndexRanking);
 }
 
-/**
- * Ranks a small collection in one call: the same as `createIndex(entries).search(query, options)`.
- *
- * @example
- * rankEntries(
- *   [{ id: "soja", title: "Produção de soja", url: "https://example.org/soja" }],
- *   "Soja",
- * ); // => [{ id: "soja", title: "Produção de soja", url: "https://example.org/soja" }]
- */
-export function rankEntries(entries: readonly IndexEntry[], query: string, options?: SearchOptions): SearchResult[] {
-  return createIndex(entries).search(query, options);
+/** The checked `limit` of a search's options (see `checkLimit`). */
+function limitOf(options: SearchOptions | undefined, method: string): number {
+  return checkLimit(options?.limit, `SearchIndex.${method}`);
+}
+
+/** `"a", "b", "c"`. */
+function quoted(values: readonly string[]): string {
+  return values.map((value) => JSON.stringify(value)).join(", ");
 }

@@ -52,6 +52,53 @@ export function checkEntry(entry: RankedEntry, label: string): void {
   }
 }
 
+/**
+ * One place where a query's term occurs in a text: `text.slice(start, end)` is the word (or, in
+ * a script written without spaces, the run of words) that holds it, and `term` the term's place
+ * in {@link QueryMatcher.terms}.
+ *
+ * @example
+ * const match: TextMatch = { start: 120, end: 124, term: 0 }; // "runs", for the query "running"
+ */
+export interface TextMatch {
+  /** Where the word starts in the text, in UTF-16 code units. */
+  readonly start: number;
+  /** Where it ends (exclusive). */
+  readonly end: number;
+  /** Which query term it matched: its place in `terms`. */
+  readonly term: number;
+}
+
+/**
+ * A query as one search analysed it, to find where it matched in a text with the very analysis
+ * the ranking used: the rule's tokens and word starts, or BM25's language, stopwords, plural
+ * folding, stemmers and prefixes. A snippet built from it centres on the words that ranked.
+ *
+ * @example
+ * const { matcher } = index.searchWithMatcher("running shoes");
+ * matcher.terms;                         // => [["run"], ["shoe"]] (an English stemmer)
+ * matcher.findMatches("She runs daily"); // => [{ start: 4, end: 8, term: 0 }]
+ */
+export interface QueryMatcher {
+  /** The query's terms, in query order: for each, the forms the ranking searched for it. */
+  readonly terms: readonly (readonly string[])[];
+  /**
+   * Where the terms occur in `text`, in text order, at most 20,000: each word of the text read
+   * as the ranking reads an entry's words. With `id`, in that entry's language (BM25 detects one
+   * per entry); without it, or for an id the index does not hold, in every language of the query.
+   * Costs one pass over the text.
+   *
+   * @example
+   * matcher.findMatches(document.text, "doc:guide.md"); // => [{ start: 4, end: 8, term: 0 }, …]
+   */
+  findMatches(text: string, id?: string): TextMatch[];
+}
+
+/** A query as a ranking analysed it, once per search: its terms, and whatever else its scoring reads. */
+export interface AnalyzedQuery {
+  readonly terms: readonly (readonly string[])[];
+}
+
 /** What a ranking keeps per slot and how it scores; the collection calls it. */
 export interface RankingCore {
   readonly postings: SegmentedPostings;
@@ -66,11 +113,15 @@ export interface RankingCore {
    * `SegmentedPostings.stepCompaction`); true when all of them are ready to commit.
    */
   stepCompaction(): boolean;
+  /** The query as this ranking reads it, once per search (the postings are prepared). */
+  analyze(query: string): AnalyzedQuery;
   /**
-   * Scores the live slots: the `limit` best, best first, ties by `order` (lower first), and how
-   * many slots matched in all.
+   * Scores the live slots for a query it analysed: the `limit` best, best first, ties by `order`
+   * (lower first), and how many slots matched in all.
    */
-  search(query: string, limit: number, order: Float64Array, size: number): { slots: number[]; total: number };
+  search(query: AnalyzedQuery, limit: number, order: Float64Array, size: number): { slots: number[]; total: number };
+  /** Where the analysed query occurs in `text`, read as the entry in `slot` was, or in every language of the query. */
+  findMatches(query: AnalyzedQuery, text: string, slot: number | undefined): TextMatch[];
   /** What its scores depend on besides the entries (parameters, word lists), as one string. */
   settings(): string;
   /** Writes what it keeps, compact (the collection compacted it just before). */
@@ -147,13 +198,29 @@ export class Collection {
     return this.searchWithTotal(query, limit).results;
   }
 
-  /** The `limit` best results and how many entries matched in all (the total needs no larger limit). */
+  /** The `limit` best results (a checked limit) and how many entries matched in all (the total needs no larger limit). */
   searchWithTotal(query: string, limit: number): { results: SearchResult[]; total: number } {
-    const max = Math.floor(limit);
     if (this.slotOf.size === 0) return { results: [], total: 0 };
     this.core.postings.prepare();
+    return this.searchAnalyzed(this.core.analyze(query), limit);
+  }
+
+  /** {@link searchWithTotal}, and a matcher of the query as this search analysed it. */
+  searchWithMatcher(query: string, limit: number): { results: SearchResult[]; total: number; matcher: QueryMatcher } {
+    this.core.postings.prepare();
+    const analyzed = this.core.analyze(query);
+    const { results, total } = this.slotOf.size === 0 ? { results: [], total: 0 } : this.searchAnalyzed(analyzed, limit);
+    const { core, slotOf } = this;
+    const matcher: QueryMatcher = {
+      terms: analyzed.terms,
+      findMatches: (text, id) => core.findMatches(analyzed, text, id === undefined ? undefined : slotOf.get(id)),
+    };
+    return { results, total, matcher };
+  }
+
+  private searchAnalyzed(query: AnalyzedQuery, limit: number): { results: SearchResult[]; total: number } {
     // A limit of 0 still counts: the total is what selecting the top never needed to see whole.
-    const { slots, total } = this.core.search(query, max > 0 ? max : 0, this.order, this.slotOf.size);
+    const { slots, total } = this.core.search(query, limit, this.order, this.slotOf.size);
     const results = slots.map((slot) => ({
       id: this.ids[slot] as string,
       title: this.titles[slot] as string,

@@ -16,7 +16,9 @@ import type { SearchResult } from "../contract/schemas.js";
 import { McpSearchError } from "../errors.js";
 import { normalizeText } from "../ranking/normalize.js";
 import { LOCALES, localeTexts, type Locale } from "../locales/index.js";
-import { createIndex, DEFAULT_LIMIT, tokenize, type IndexEntry, type IndexOptions, type SearchIndex, type SearchOptions } from "../ranking/create-index.js";
+import { checkLimit } from "../contract/limit.js";
+import { tokenize } from "../ranking/rule.js";
+import { createIndex, type IndexEntry, type IndexOptions, type SearchIndex, type SearchOptions } from "../ranking/create-index.js";
 
 /**
  * The two lists of one locale: words (or phrases) of the present tense, and of the most recent
@@ -42,7 +44,7 @@ export interface IntentWords {
  * INTENT_WORDS["pt-BR"].latest.includes("ontem"); // => true
  */
 export const INTENT_WORDS: Readonly<Record<Locale, IntentWords>> = Object.fromEntries(
-  LOCALES.map((locale) => [locale, localeTexts(locale).language.intent]),
+  LOCALES.map((locale) => [locale, localeTexts(locale).intent]),
 ) as Record<Locale, IntentWords>;
 
 /**
@@ -280,8 +282,8 @@ export function createIntentIndex(
     const { now, latest, nowGroup, latestGroup, position, results } = groups;
     const fires = (words.now && nowGroup.length > 0) || (words.latest && latestGroup.length > 0);
     if (!fires) return undefined;
-    const limit = Math.floor(search?.limit ?? DEFAULT_LIMIT);
-    if (!(limit > 0)) return [];
+    const limit = checkLimit(search?.limit, "SearchIndex.search");
+    if (limit === 0) return [];
     const ranked = rankAll(query).map((hit) => position.get(hit.id) as number);
     const topicless = tokenize(words.rest).length === 0;
     const placed = new Set<number>();
@@ -312,6 +314,11 @@ export function createIntentIndex(
       const plain = index.searchWithTotal(query, options);
       const results = boosted(query, options);
       return results === undefined ? plain : { results, total: Math.max(plain.total, results.length) };
+    },
+    searchWithMatcher: (query, options) => {
+      const plain = index.searchWithMatcher(query, options);
+      const results = boosted(query, options);
+      return results === undefined ? plain : { ...plain, results, total: Math.max(plain.total, results.length) };
     },
     resolve: (ref) => index.resolve(ref),
     has: (id) => index.has(id),

@@ -10,8 +10,10 @@
  * `runPostgresRankedQuery` (./ranked-search.ts) reach the same rows through a few statements that
  * read far fewer of them.
  */
+import { checkLimit } from "../contract/limit.js";
 import { McpSearchError } from "../errors.js";
-import { normalizeText, tokenize } from "../ranking/create-index.js";
+import { normalizeText } from "../ranking/normalize.js";
+import { COVERED_TOKEN_BONUS, halfPoints, MIN_PHRASE_LENGTH, MIN_PREFIX_LENGTH, PHRASE_BONUS, RULE_FIELDS, tokenize } from "../ranking/rule.js";
 import { QUALIFIED, dialectFor, type Dialect, type DialectName } from "./dialects.js";
 import { LEXEME_LENGTH, phraseText } from "./row.js";
 import { FIELD_COUNT, type TermSearch } from "./terms.js";
@@ -51,7 +53,11 @@ export interface RankedQueryOptions {
   readonly order: string;
   /** The columns to return, beside `score`. Plain identifiers, none named `score`. @default ["id", "title", "url"] */
   readonly columns?: readonly string[];
-  /** The most rows to return, `max(0, floor(limit))`, at most {@link SQL_RANKING_LIMITS}`.maxLimit`. @default 10 */
+  /**
+   * The most rows to return: a whole number from 0 to {@link SQL_RANKING_LIMITS}`.maxLimit`, as
+   * every `limit` of the library is (0 returns none); any other value throws `McpSearchError`.
+   * @default 10 (DEFAULT_LIMIT)
+   */
   readonly limit?: number;
   /**
    * SQLite only (PostgreSQL reads the table's `lexeme_vector` column): the FTS5 table over the
@@ -94,20 +100,13 @@ export const SQL_RANKING_LIMITS: {
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
- * The fields of a `RankedRow` and their weights, in half points for an exact hit (a word-start hit
- * is half): the rule's weights (id 10, title 3, keywords 2, text 1, README "How ranking works"),
- * restated here; the identity tests against `createIndex` fail if the two ever differ. In the
- * order of the lexemes' tags (row.ts).
+ * The rule's fields as the statements score them: each `RankedRow` column, and an exact hit's
+ * half points (a word-start hit is half of that), in the order of `RULE_FIELDS`.
  */
-export const FIELDS: readonly (readonly [column: string, exact: number])[] = [
-  ["id_tokens", 20],
-  ["title_tokens", 6],
-  ["keyword_tokens", 4],
-  ["text_tokens", 2],
-];
+export const FIELDS: readonly (readonly [column: string, exact: number])[] = RULE_FIELDS.map(({ column, weight }) => [column, halfPoints(weight)] as const);
 /** Half points for covering a query token, and for the phrase. */
-export const COVERED = 20;
-export const PHRASE = 10;
+export const COVERED = halfPoints(COVERED_TOKEN_BONUS);
+export const PHRASE = halfPoints(PHRASE_BONUS);
 
 /** What a statement needs from the query, read once for both dialects. */
 export interface ReadQuery {
@@ -123,7 +122,7 @@ export interface ReadQuery {
 export function readQuery(builder: string, query: string, options: RankedQueryOptions): ReadQuery {
   if (typeof query !== "string") throw new McpSearchError(`${builder}: the query must be a string, not ${query === null ? "null" : typeof query}.`);
   if (options === null || typeof options !== "object") throw new McpSearchError(`${builder}: options { table, order } are required.`);
-  const { table, order, columns = ["id", "title", "url"], limit = 10 } = options;
+  const { table, order, columns = ["id", "title", "url"] } = options;
   if (typeof table !== "string" || !QUALIFIED.test(table)) {
     throw new McpSearchError(`${builder}: the table ${JSON.stringify(table)} is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*, optionally schema.table).`);
   }
@@ -136,10 +135,8 @@ export function readQuery(builder: string, query: string, options: RankedQueryOp
   if (columns.some((column) => column.toLowerCase() === "score" || column.toLowerCase().startsWith("rank_"))) {
     throw new McpSearchError(`${builder}: a column named "score" or starting with "rank_" would clash with the statement's own; select it under another name.`);
   }
-  if (typeof limit !== "number" || Number.isNaN(limit)) throw new McpSearchError(`${builder}: the limit must be a number, not ${JSON.stringify(limit)}.`);
-  const rows = Math.max(0, Math.floor(limit));
   const { maxTokens, maxQueryLength, maxLimit } = SQL_RANKING_LIMITS;
-  if (rows > maxLimit) throw new McpSearchError(`${builder}: the limit ${limit} is over ${maxLimit}, the most rows one ranked query returns.`);
+  const rows = checkLimit(options.limit, builder, maxLimit);
   const length = normalizeText(query).length;
   if (length > maxQueryLength) {
     throw new McpSearchError(`${builder}: the query is ${length} characters long once normalised, over the ${maxQueryLength} a ranked query accepts: shorten it.`);
@@ -152,7 +149,7 @@ export function readQuery(builder: string, query: string, options: RankedQueryOp
     throw new McpSearchError(`${builder}: "where" must be a function (firstParameter) => { sql, params }.`);
   }
   // The bonus's length test counts the normalised query, as in memory, not its stand-ins.
-  return { builder, tokens, phrase: length >= 3 ? phraseText(query) : undefined, limit: rows, columns };
+  return { builder, tokens, phrase: length >= MIN_PHRASE_LENGTH ? phraseText(query) : undefined, limit: rows, columns };
 }
 
 /** What one ranking statement scores: its candidates, and the rows tied at a score that a search adds. */
@@ -188,7 +185,7 @@ export function renderRanking(query: ReadQuery, options: RankedQueryOptions, dia
   };
   const needles = query.tokens.flatMap((token, i) => [
     `${dialect.text(bind(` ${token} `))} AS rank_e${i}`,
-    `${dialect.text(bind(token.length >= 3 ? ` ${token}` : ` ${token} `))} AS rank_p${i}`,
+    `${dialect.text(bind(token.length >= MIN_PREFIX_LENGTH ? ` ${token}` : ` ${token} `))} AS rank_p${i}`,
   ]);
   if (query.phrase !== undefined) needles.push(`${dialect.text(bind(query.phrase))} AS rank_phrase`);
   const lines = [`WITH rank_query AS MATERIALIZED (SELECT ${needles.join(", ")}),`];
@@ -238,7 +235,7 @@ export function renderRanking(query: ReadQuery, options: RankedQueryOptions, dia
 
 /** Every field of every token, as a prefix from 3 characters, exactly below: all the rows that can score. */
 export function everyRow(tokens: readonly string[]): TermSearch {
-  return [[tokens.flatMap((token) => Array.from({ length: FIELD_COUNT }, (_, field) => ({ token: token.slice(0, LEXEME_LENGTH), field, prefix: token.length >= 3 })))]];
+  return [[tokens.flatMap((token) => Array.from({ length: FIELD_COUNT }, (_, field) => ({ token: token.slice(0, LEXEME_LENGTH), field, prefix: token.length >= MIN_PREFIX_LENGTH })))]];
 }
 
 /** The one-statement ranking of a dialect: every candidate scored. */
@@ -260,7 +257,7 @@ function buildRankedQuery(name: DialectName, builder: string, query: string, opt
  * word characters, and the phrase keeps them exact through the stand-ins of
  * `RankedRow.title_phrase`. A query with no token, or a limit of 0, gives a statement that returns
  * no row. Throws {@link McpSearchError} for an identifier that is not plain, a limit that is not a
- * number, or a query over {@link SQL_RANKING_LIMITS}.
+ * whole number from 0 to `SQL_RANKING_LIMITS.maxLimit`, or a query over {@link SQL_RANKING_LIMITS}.
  *
  * @example
  * const { sql, params } = buildSqliteRankedQuery("cultivo de soja", { table: "catalogue", order: "position", limit: 5 });

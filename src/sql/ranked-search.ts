@@ -22,6 +22,7 @@ import { McpSearchError } from "../errors.js";
 import { dialectFor, type DialectName } from "./dialects.js";
 import { everyRow, readQuery, renderRanking, type RankedQueryOptions, type ReadQuery } from "./ranked-query.js";
 import { LEXEME_LENGTH } from "./row.js";
+import { FIELD, MIN_PREFIX_LENGTH } from "../ranking/rule.js";
 import { FIELD_COUNT, single, type TermSearch } from "./terms.js";
 import { planTopK, type PairCount } from "./top-k.js";
 
@@ -67,7 +68,7 @@ const SAMPLE_VALUES = 92;
 async function countPairs(name: DialectName, builder: string, run: RankedStatementRunner, read: ReadQuery, options: RankedQueryOptions, cap: number): Promise<PairCount[]> {
   const dialect = dialectFor(name, builder, options);
   const tokens = read.tokens.map((token) => token.slice(0, LEXEME_LENGTH));
-  const pairs = tokens.flatMap((token, i) => Array.from({ length: FIELD_COUNT }, (_, field) => ({ token: i, field, short: token.length < 3 })));
+  const pairs = tokens.flatMap((token, i) => Array.from({ length: FIELD_COUNT }, (_, field) => ({ token: i, field, short: token.length < MIN_PREFIX_LENGTH })));
   if (name === "postgres") {
     // PostgreSQL: the planner's estimates from the table's statistics, one scan a term; counting
     // would build each term's bitmap in full.
@@ -142,7 +143,7 @@ export async function rankInSteps(
 
   // Step 2: a sample of real rows, for θ.
   const count = Math.max(tuning.sampleRows, read.limit);
-  const wide = (token: number, field: number) => ({ token: tokens[token]!, field, prefix: tokens[token]!.length >= 3 });
+  const wide = (token: number, field: number) => ({ token: tokens[token]!, field, prefix: tokens[token]!.length >= MIN_PREFIX_LENGTH });
   const found = (token: number, field: number): boolean => plan.rare.some((term) => term.token === tokens[token] && term.field === field) || plan.frequent.some((pair) => pair.token === token && pair.field === field);
   const fieldsOf = (token: number) => Array.from({ length: FIELD_COUNT }, (_, field) => field).filter((field) => found(token, field));
   const first: { search: TermSearch; count: number; frequent: boolean }[] = [];
@@ -154,7 +155,7 @@ export async function rankInSteps(
   }
   // Each frequent pair's rows, at its lowest level (SQLite: at each level).
   for (const pair of plan.frequent) for (const { term } of name === "sqlite" ? pair.levels : pair.levels.slice(0, 1)) first.push({ search: single(term), count, frequent: true });
-  const titles = tokens.flatMap((_, token) => (found(token, 1) ? [wide(token, 1)] : []));
+  const titles = tokens.flatMap((_, token) => (found(token, FIELD.title) ? [wide(token, FIELD.title)] : []));
   const sample = await rank({
     all: plan.rare.length === 0 ? [] : [[plan.rare]],
     first: first.slice(0, Math.min(SAMPLE_SEARCHES, SAMPLE_VALUES - 2 * tokens.length)),

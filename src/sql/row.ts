@@ -5,7 +5,8 @@
  * with JavaScript on Unicode (NFD, case, accents): it compares ASCII tokens.
  */
 import { checkEntry } from "../ranking/entries.js";
-import { normalizeText, tokenize, type IndexEntry } from "../ranking/create-index.js";
+import { normalizeText, type IndexEntry } from "../ranking/create-index.js";
+import { fieldTexts, RULE_FIELDS, tokenize, type RuleField } from "../ranking/rule.js";
 import type { Vocabulary } from "../vocabulary/vocabulary.js";
 
 /**
@@ -71,26 +72,11 @@ export interface RankedRowOptions {
  * The longest lexeme the candidates' index holds, in characters; a longer token is cut to it
  * there (PostgreSQL refuses a lexeme of 2 KiB or more). A query token is cut the same way and
  * then searched as a prefix, so the candidates still include every row that matches.
- *
- * @example
- * LEXEME_LENGTH // => 255
  */
 export const LEXEME_LENGTH = 255;
 
-/**
- * The letter that tags a field's tokens in `RankedRow.lexemes`, by field: id, title, keywords,
- * text. PostgreSQL's `ranked_lexeme_vector` (docs/sql.md) also indexes each tag in capitals
- * followed by the token's first 3 to 8 characters, its prefixes.
- *
- * @example
- * FIELD_TAGS.title // => "t"
- */
-export const FIELD_TAGS: { readonly id: string; readonly title: string; readonly keywords: string; readonly text: string } = Object.freeze({
-  id: "i",
-  title: "t",
-  keywords: "k",
-  text: "x",
-});
+/** The compiler checks that every field's column is a column of {@link RankedRow}. */
+const COLUMNS: readonly (keyof RankedRow)[] = RULE_FIELDS.map((field: RuleField) => field.column);
 
 /** NUL, which SQLite cuts text at and PostgreSQL refuses. */
 const NUL = /\0/g;
@@ -142,21 +128,16 @@ const padded = (tokens: readonly string[]): string => (tokens.length === 0 ? "" 
  */
 export function toRankedRow(entry: IndexEntry, options: RankedRowOptions = {}): RankedRow {
   checkEntry(entry, "The entry given to toRankedRow");
-  const keywordTokens = new Set<string>();
   const asked = options.vocabulary?.askedWordsFor(entry.title) ?? [];
-  for (const keyword of [...(entry.keywords ?? []), ...asked]) for (const token of tokenize(keyword)) keywordTokens.add(token);
-  const fields = [tokenize(entry.id), tokenize(entry.title), [...keywordTokens], tokenize(entry.text ?? "")] as const;
-  const tags = [FIELD_TAGS.id, FIELD_TAGS.title, FIELD_TAGS.keywords, FIELD_TAGS.text];
+  const texts = fieldTexts({ ...entry, keywords: [...(entry.keywords ?? []), ...asked] });
+  // Each field's tokens, distinct over its texts (the keywords are several), in first-seen order.
+  const fields = texts.map((values) => [...new Set(values.flatMap(tokenize))]);
   const lexemes = new Set<string>();
-  fields.forEach((tokens, field) => {
-    for (const token of tokens) lexemes.add(tags[field] + token.slice(0, LEXEME_LENGTH));
+  const row: Record<string, string> = {};
+  RULE_FIELDS.forEach(({ tag }, place) => {
+    const tokens = fields[place]!;
+    row[COLUMNS[place]!] = padded(tokens);
+    for (const token of tokens) lexemes.add(tag + token.slice(0, LEXEME_LENGTH));
   });
-  return {
-    id_tokens: padded(fields[0]),
-    title_tokens: padded(fields[1]),
-    keyword_tokens: padded(fields[2]),
-    text_tokens: padded(fields[3]),
-    title_phrase: phraseText(entry.title),
-    lexemes: [...lexemes].join(" "),
-  };
+  return { ...(row as Omit<RankedRow, "title_phrase" | "lexemes">), title_phrase: phraseText(entry.title), lexemes: [...lexemes].join(" ") };
 }

@@ -1,14 +1,14 @@
 /**
  * Searches over the candidates' index, before a dialect writes them: a token in one field,
  * exactly or as a prefix, and the AND/OR forms the ranked statements ask for. The index holds
- * `RankedRow.lexemes`, each token tagged with its field's letter (./row.ts).
+ * `RankedRow.lexemes`, each token tagged with its field's letter (`RULE_FIELDS`, src/ranking/rule.ts).
  */
-import { FIELD_TAGS } from "./row.js";
+import { RULE_FIELDS } from "../ranking/rule.js";
 
-/** The fields in the order of `FIELDS` (./ranked-query.ts): id, title, keywords, text. */
-export const FIELD_COUNT = 4;
+/** How many fields a row has: a term's `field` is a place in `RULE_FIELDS`. */
+export const FIELD_COUNT = RULE_FIELDS.length;
 /** Each field's tag in the lexemes, by field number. */
-export const TAGS: readonly string[] = [FIELD_TAGS.id, FIELD_TAGS.title, FIELD_TAGS.keywords, FIELD_TAGS.text];
+export const TAGS: readonly string[] = RULE_FIELDS.map((field) => field.tag);
 
 /**
  * A token in one field: `prefix` finds every row whose field holds a token that starts with it

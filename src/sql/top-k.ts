@@ -12,7 +12,7 @@
  * reach a score τ without a rare pair are those at or above one of the minimal vectors whose
  * ceiling reaches τ: an OR of ANDs of index terms.
  */
-import { RANKING_STOPWORDS } from "../ranking/create-index.js";
+import { FIELD, MIN_PREFIX_LENGTH, ORIGINAL_RULE_STOPWORDS } from "../ranking/rule.js";
 import { COVERED, FIELDS, PHRASE } from "./ranked-query.js";
 import type { IndexTerm, TermSearch } from "./terms.js";
 
@@ -54,7 +54,7 @@ const MAX_VECTORS = 4096;
  * The rule's stopwords of 3 letters or more: a title word that begins with the query's last word
  * is a title token unless it is one of these.
  */
-const LONG_STOPWORDS = [...RANKING_STOPWORDS].filter((word) => word.length >= 3);
+const LONG_STOPWORDS = [...ORIGINAL_RULE_STOPWORDS].filter((word) => word.length >= MIN_PREFIX_LENGTH);
 
 /**
  * What a title holding the phrase must hold among its tokens: a query word with a non-word
@@ -69,7 +69,7 @@ export function phraseNeeds(phrase: string, tokens: readonly string[]): { readon
     const token = tokens.indexOf(word);
     if (match.index === 0 || token < 0) continue;
     if (match.index + word.length < phrase.length) needs.push({ token, exact: true });
-    else if (word.length >= 3 && !LONG_STOPWORDS.some((stopword) => stopword !== word && stopword.startsWith(word))) needs.push({ token, exact: false });
+    else if (word.length >= MIN_PREFIX_LENGTH && !LONG_STOPWORDS.some((stopword) => stopword !== word && stopword.startsWith(word))) needs.push({ token, exact: false });
   }
   return needs;
 }
@@ -90,7 +90,7 @@ export function planTopK(tokens: readonly string[], phrase: string | undefined, 
   const frequent: FrequentPair[] = [];
   for (const { token, field, exact, prefix } of counts) {
     const text = tokens[token]!;
-    const wide: IndexTerm = { token: text, field, prefix: text.length >= 3 };
+    const wide: IndexTerm = { token: text, field, prefix: text.length >= MIN_PREFIX_LENGTH };
     const weight = FIELDS[field]![1];
     if (prefix === 0) continue;
     if (prefix <= cap) rare.push(wide);
@@ -106,7 +106,7 @@ export function planTopK(tokens: readonly string[], phrase: string | undefined, 
   }
   // The phrase needs some title hits: without them in the vector, no +10.
   const needs = phrase === undefined ? undefined : phraseNeeds(phrase, tokens).map(({ token, exact }) => {
-    const index = frequent.findIndex((pair) => pair.token === token && pair.field === 1);
+    const index = frequent.findIndex((pair) => pair.token === token && pair.field === FIELD.title);
     const pair = frequent[index];
     // A need no frequent level meets: only rows with a rare term (scored anyway) can have the phrase.
     const level = pair === undefined ? Infinity : exact ? pair.levels.findIndex((level) => !level.term.prefix) + 1 || Infinity : 1;

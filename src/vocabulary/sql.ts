@@ -4,11 +4,10 @@
  * Both builders read the expansion through one function (`readClauseTerms`), so they strip,
  * de-duplicate and cap exactly alike, and only the rendering differs.
  */
-import { localeTexts } from "../locales/index.js";
 import { McpSearchError } from "../errors.js";
 import { stripGlobMetacharacters } from "./glob.js";
 import { WORD_CHARACTERS, decisivePatterns } from "./word-start.js";
-import type { ExpandedTerm, VocabularyLocale } from "./vocabulary.js";
+import type { ExpandedTerm } from "./vocabulary.js";
 
 /**
  * A WHERE-clause fragment and the values bound to its `?` placeholders, in order.
@@ -21,17 +20,6 @@ export interface GlobClause {
   readonly sql: string;
   /** The values bound to its `?` placeholders, in order. */
   readonly params: readonly string[];
-}
-
-/**
- * Options of {@link buildGlobClause}.
- *
- * @example
- * buildGlobClause(expanded, "name_lc", { locale: "en" } satisfies GlobClauseOptions);
- */
-export interface GlobClauseOptions {
-  /** Language of the errors thrown for an unsafe column name or an expansion over a limit. @default "pt-BR" */
-  readonly locale?: VocabularyLocale;
 }
 
 /**
@@ -52,11 +40,9 @@ export interface PostgresClause {
  * Options of {@link buildPostgresClause}.
  *
  * @example
- * buildPostgresClause(expanded, "name_lc", { firstParameter: 3, locale: "en" } satisfies PostgresClauseOptions);
+ * buildPostgresClause(expanded, "name_lc", { firstParameter: 3 } satisfies PostgresClauseOptions);
  */
 export interface PostgresClauseOptions {
-  /** Language of the errors thrown for an unsafe column name or an expansion over a limit. @default "pt-BR" */
-  readonly locale?: VocabularyLocale;
   /**
    * Number of the first placeholder, for a clause that follows other bound values
    * (`WHERE tenant = $1 AND …` wants `firstParameter: 2`). An integer from 1 to 65535.
@@ -104,31 +90,29 @@ const POSTGRES_MAX_PARAMETER = 65_535;
  * or `undefined` when the clause can match nothing (an empty expansion, or a term left with no
  * usable pattern, exactly where `matchesQuery` is false). Throws on an unsafe column or over a cap.
  */
-function readClauseTerms(
-  builder: string,
-  expanded: readonly ExpandedTerm[],
-  column: string,
-  locale: VocabularyLocale,
-): string[][] | undefined {
-  const texts = localeTexts(locale).vocabulary;
+function readClauseTerms(builder: string, expanded: readonly ExpandedTerm[], column: string): string[][] | undefined {
+  const fail = (message: string): never => {
+    throw new McpSearchError(`${builder}: ${message}`);
+  };
   if (typeof column !== "string" || !PLAIN_IDENTIFIER.test(column)) {
-    throw new McpSearchError(texts.unsafeColumn(builder, JSON.stringify(column)));
+    fail(`column ${JSON.stringify(column)} is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*).`);
   }
-  if (!Array.isArray(expanded)) throw new McpSearchError(texts.badExpansion(builder));
+  const badExpansion = 'the expansion must be a list of terms { term, patterns }, with "patterns" a list of text (use vocab.expandQuery).';
+  if (!Array.isArray(expanded)) fail(badExpansion);
   const terms = expanded.map((term: ExpandedTerm | undefined) => {
     const patterns: unknown = term?.patterns;
-    if (!Array.isArray(patterns) || !patterns.every((pattern) => typeof pattern === "string")) {
-      throw new McpSearchError(texts.badExpansion(builder));
-    }
-    return decisivePatterns(patterns.map(stripGlobMetacharacters));
+    if (!Array.isArray(patterns) || !patterns.every((pattern) => typeof pattern === "string")) fail(badExpansion);
+    return decisivePatterns((patterns as string[]).map(stripGlobMetacharacters));
   });
   if (terms.length === 0 || terms.some((patterns) => patterns.length === 0)) return undefined;
   const { maxTerms, maxPatterns, maxPatternLength } = SQL_CLAUSE_LIMITS;
-  if (terms.length > maxTerms) throw new McpSearchError(texts.tooManyTerms(builder, terms.length, maxTerms));
+  if (terms.length > maxTerms) fail(`the query has ${terms.length} terms; the maximum is ${maxTerms} (SQL_CLAUSE_LIMITS.maxTerms). Shorten the query.`);
   const patternCount = terms.reduce((sum, patterns) => sum + patterns.length, 0);
-  if (patternCount > maxPatterns) throw new McpSearchError(texts.tooManyPatterns(builder, patternCount, maxPatterns));
+  if (patternCount > maxPatterns) {
+    fail(`the expansion has ${patternCount} patterns; the maximum is ${maxPatterns} (SQL_CLAUSE_LIMITS.maxPatterns). Shorten the query or the vocabulary's sources.`);
+  }
   const longest = Math.max(...terms.flat().map((pattern) => pattern.length));
-  if (longest > maxPatternLength) throw new McpSearchError(texts.patternTooLong(builder, longest, maxPatternLength));
+  if (longest > maxPatternLength) fail(`a pattern has ${longest} characters; the maximum is ${maxPatternLength} (SQL_CLAUSE_LIMITS.maxPatternLength).`);
   return terms;
 }
 
@@ -167,12 +151,8 @@ function balanced(items: readonly string[], operator: string): string {
  * //   params: ["renda*", "*[^a-z0-9]renda*", "rendimento*", "*[^a-z0-9]rendimento*"],
  * // }
  */
-export function buildGlobClause(
-  expanded: readonly ExpandedTerm[],
-  column: string,
-  options: GlobClauseOptions = {},
-): GlobClause {
-  const terms = readClauseTerms("buildGlobClause", expanded, column, options.locale ?? "pt-BR");
+export function buildGlobClause(expanded: readonly ExpandedTerm[], column: string): GlobClause {
+  const terms = readClauseTerms("buildGlobClause", expanded, column);
   if (terms === undefined) return { sql: "0", params: [] };
   const params: string[] = [];
   const sql = balanced(
@@ -227,16 +207,13 @@ export function buildPostgresClause(
   column: string,
   options: PostgresClauseOptions = {},
 ): PostgresClause {
-  const locale = options.locale ?? "pt-BR";
   const first = options.firstParameter ?? 1;
-  if (!Number.isInteger(first) || first < 1 || first > POSTGRES_MAX_PARAMETER) {
-    throw new McpSearchError(localeTexts(locale).vocabulary.badFirstParameter(String(first)));
-  }
-  const terms = readClauseTerms("buildPostgresClause", expanded, column, locale);
+  const badFirst = () =>
+    new McpSearchError(`buildPostgresClause: "firstParameter" ${String(first)} must be an integer from 1 to 65535, and the parameters must not run past $65535.`);
+  if (!Number.isInteger(first) || first < 1 || first > POSTGRES_MAX_PARAMETER) throw badFirst();
+  const terms = readClauseTerms("buildPostgresClause", expanded, column);
   if (terms === undefined) return { sql: "FALSE", params: [] };
-  if (first + terms.length - 1 > POSTGRES_MAX_PARAMETER) {
-    throw new McpSearchError(localeTexts(locale).vocabulary.badFirstParameter(String(first)));
-  }
+  if (first + terms.length - 1 > POSTGRES_MAX_PARAMETER) throw badFirst();
   const params = terms.map(
     (patterns) =>
       `(^|[^${WORD_CHARACTERS}])(?:${patterns.map((pattern) => pattern.replace(POSTGRES_REGEX_SYNTAX, "\\$&")).join("|")})`,

@@ -2,15 +2,13 @@
  * The question's vocabulary: everyday words to the source's words, matched at word starts.
  * Servers keep their own tables of measured pairs; this module holds the recipe.
  */
-import { checkLocale, localeTexts, type Locale, type VocabularyTexts } from "../locales/index.js";
+import { languageRules } from "../languages/index.js";
+import { checkLocale, LOCALE_LANGUAGES, localeTexts, type Locale } from "../locales/index.js";
 import { normalizeText } from "../ranking/normalize.js";
-import { optionNames, unknownOption } from "../contract/option-names.js";
+import { optionNames, unknownOption, unknownOptionMessage } from "../contract/option-names.js";
 import { McpSearchError } from "../errors.js";
 import { stripGlobMetacharacters } from "./glob.js";
 import { matchesAtWordStart, matchesExpansion } from "./word-start.js";
-
-/** The vocabulary's language: it picks the stopwords, the singular rules and the note's sentence. */
-export type VocabularyLocale = Locale;
 
 /**
  * One measured pair: the word people ask with, and the words the source uses for it. Sources may
@@ -38,12 +36,13 @@ export interface VocabularyEntry {
  */
 export interface VocabularyOptions {
   /**
-   * Stopwords, singular rules and the note's language: a locale, `"pt-BR"`, `"en"` or `"es"`
-   * (`createIndex`'s `language` takes a language code instead, `"pt"`: the language of the
-   * entries, not of the text the library writes).
+   * The note's language, and through it (`LOCALE_LANGUAGES`) the stopwords and singular rules of
+   * that language: a locale, `"pt-BR"`, `"en"` or `"es"` (`createIndex`'s `language` takes a
+   * language code instead, `"pt"`: the language of the entries, not of the text the library
+   * writes). Set-up errors are in English whatever the locale.
    * @default "pt-BR"
    */
-  readonly locale?: VocabularyLocale;
+  readonly locale?: Locale;
   /** Who uses the source's words, as the note says it: "o IBGE", "ILOSTAT". */
   readonly sourceName: string;
   /**
@@ -80,7 +79,7 @@ export interface ExpandedTerm {
  */
 export interface Vocabulary {
   /** The language it was built for (`options.locale`, pt-BR by default). */
-  readonly locale: VocabularyLocale;
+  readonly locale: Locale;
   /** Ranking normalisation, plus "-" and the dashes U+2010–U+2014 become spaces. */
   normalize(text: string): string;
   /** The query's terms: table phrases first, then words minus stopwords. */
@@ -141,23 +140,28 @@ interface Table {
   readonly phrasesByFirstWord: ReadonlyMap<string, readonly (readonly string[])[]>;
 }
 
-function readTable(entries: unknown, texts: VocabularyTexts): Table {
-  if (!Array.isArray(entries)) throw new McpSearchError(texts.entriesNotArray);
+/** Throws the vocabulary's set-up error, in English as every set-up error (CONTRIBUTING.md). */
+function fail(message: string): never {
+  throw new McpSearchError(`createVocabulary: ${message}`);
+}
+
+function readTable(entries: unknown): Table {
+  if (!Array.isArray(entries)) fail('"entries" must be a list of { asked, source }.');
   const sources = new Map<string, string[]>();
   const askedOriginal = new Map<string, string>();
   entries.forEach((entry: Partial<VocabularyEntry> | null | undefined, index) => {
     const askedRaw = entry?.asked;
     const asked = typeof askedRaw === "string" ? normalizeVocabularyText(askedRaw) : "";
-    if (asked === "") throw new McpSearchError(texts.emptyAsked(index));
+    if (asked === "") fail(`entry ${index} has an empty "asked".`);
     const list: unknown = entry?.source;
-    if (!Array.isArray(list) || list.length === 0) throw new McpSearchError(texts.noSource(index, asked));
+    if (!Array.isArray(list) || list.length === 0) fail(`entry ${index} ("${asked}") needs at least one word in "source".`);
     const known = sources.get(asked) ?? [];
     // A Set beside the list: a table may give one word tens of thousands of sources, and a list
     // search per source made reading it quadratic.
     const seen = new Set(known);
     list.forEach((source: unknown, at) => {
       const normalised = typeof source === "string" ? normalizeVocabularyText(source) : "";
-      if (normalised === "") throw new McpSearchError(texts.emptySource(index, asked, at));
+      if (normalised === "") fail(`entry ${index} ("${asked}") has an empty "source[${at}]".`);
       if (normalised !== asked && !seen.has(normalised)) {
         seen.add(normalised);
         known.push(normalised);
@@ -244,8 +248,8 @@ function leftoverTerms(words: readonly QueryWord[], cut: ReadonlySet<number>): {
 const VOCABULARY_OPTION_NAMES = optionNames<VocabularyOptions>()(["locale", "sourceName", "entries", "extraStopwords"]);
 
 /**
- * Builds a vocabulary from a table of measured pairs. Misuse throws {@link McpSearchError}
- * naming the entry: an empty `asked`, an empty source list, an empty source.
+ * Builds a vocabulary from a table of measured pairs. Misuse throws {@link McpSearchError}, in
+ * English, naming the entry: an empty `asked`, an empty source list, an empty source.
  *
  * @example
  * const vocab = createVocabulary({
@@ -262,17 +266,18 @@ const VOCABULARY_OPTION_NAMES = optionNames<VocabularyOptions>()(["locale", "sou
  */
 export function createVocabulary(options: VocabularyOptions): Vocabulary {
   const locale = checkLocale(options.locale, "createVocabulary");
-  const { vocabulary: texts, language } = localeTexts(locale);
+  const texts = localeTexts(locale).vocabulary;
+  const language = languageRules(LOCALE_LANGUAGES[locale]);
   // Plain JavaScript has no compiler to refuse a misspelt option, which would be ignored.
   const unknown = unknownOption(options, VOCABULARY_OPTION_NAMES);
-  if (unknown !== undefined) throw new McpSearchError(texts.unknownOption(unknown.name, unknown.closest, VOCABULARY_OPTION_NAMES.join(", ")));
+  if (unknown !== undefined) fail(unknownOptionMessage(unknown, VOCABULARY_OPTION_NAMES));
   const sourceName = typeof options.sourceName === "string" ? options.sourceName.trim() : "";
-  if (sourceName === "") throw new McpSearchError(texts.emptySourceName);
-  const table = readTable(options.entries ?? [], texts);
+  if (sourceName === "") fail('"sourceName" is required and must not be empty (e.g. "ILOSTAT").');
+  const table = readTable(options.entries ?? []);
   const extra = options.extraStopwords ?? [];
   const stopwords = new Set(language.vocabularyStopwords);
   extra.forEach((word: unknown, index) => {
-    if (typeof word !== "string") throw new McpSearchError(texts.badStopword(index));
+    if (typeof word !== "string") fail(`"extraStopwords[${index}]" must be text.`);
     const normalised = normalizeVocabularyText(word);
     if (normalised !== "") stopwords.add(normalised);
   });

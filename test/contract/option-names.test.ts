@@ -60,16 +60,16 @@ describe("unknown option names are refused", () => {
     expect(loadIndex(bytes, { language: "en", fallbackLanguage: "en" } as never).size).toBe(0);
   });
 
-  it("createVocabulary, in its locale's words", () => {
+  it("createVocabulary, in English whatever the locale, as every set-up error", () => {
     const entries = [{ asked: "renda", source: ["rendimento"] }];
     expect(() => createVocabulary({ sourceName: "o IBGE", entries, stopwords: [] } as never)).toThrow(
-      new McpSearchError('createVocabulary: opção desconhecida "stopwords": quis dizer "extraStopwords"? As opções são locale, sourceName, entries, extraStopwords.'),
+      new McpSearchError('createVocabulary: unknown option "stopwords": did you mean "extraStopwords"? The options are locale, sourceName, entries, extraStopwords.'),
     );
     expect(() => createVocabulary({ locale: "en", sourceName: "ILOSTAT", entry: entries } as never)).toThrow(
       new McpSearchError('createVocabulary: unknown option "entry": did you mean "entries"? The options are locale, sourceName, entries, extraStopwords.'),
     );
     expect(() => createVocabulary({ locale: "es", sourcename: "el INE" } as never)).toThrow(
-      new McpSearchError('createVocabulary: opción desconocida "sourcename": ¿quiso decir "sourceName"? Las opciones son locale, sourceName, entries, extraStopwords.'),
+      new McpSearchError('createVocabulary: unknown option "sourcename": did you mean "sourceName"? The options are locale, sourceName, entries, extraStopwords.'),
     );
   });
 

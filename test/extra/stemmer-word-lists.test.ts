@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { foldText } from "../../src/ranking/analysis/fold.js";
-import { PLURAL_FOLDING } from "../../src/ranking/analysis/stem.js";
+import { languageRules } from "../../src/languages/index.js";
 
 describe("plural folding against each language's word list", () => {
   // Debian's word lists (apt-get install wbrazilian wspanish wamerican), lower-case words only
@@ -23,7 +23,7 @@ describe("plural folding against each language's word list", () => {
         }
         return lo < words.length && words[lo]!.startsWith(prefix);
       };
-      const misfires = words.filter((word) => !startsSome(PLURAL_FOLDING[language](word)));
+      const misfires = words.filter((word) => !startsSome(languageRules(language).foldPlural(word)));
       expect(misfires.length, misfires.slice(0, 20).join(" ")).toBeLessThanOrEqual(allowed);
     });
   }

@@ -7,7 +7,7 @@ import { badReply, capErrorText, CLASSE_KEY, envelop, failure, MAX_ERROR_CHARS, 
 import { validateOptions } from "../../src/factory/options.js";
 import { checkSearchReply } from "../../src/factory/replies.js";
 import { localeTexts } from "../../src/locales/index.js";
-import { DEFAULT_LIMIT } from "../../src/ranking/create-index.js";
+import { DEFAULT_LIMIT } from "../../src/contract/limit.js";
 import { baseOptions } from "../_register-helpers.js";
 
 /**
@@ -191,12 +191,12 @@ describe("validateOptions: the caps a server sets", () => {
     expect(DEFAULT_LIMIT).toBe(10);
   });
 
-  it.each([1, 7, Number.MAX_SAFE_INTEGER])("accepts a limit of %d", (limit) => {
+  it.each([0, 1, 7, Number.MAX_SAFE_INTEGER])("accepts a limit of %d, as every limit of the library", (limit) => {
     expect(validateOptions(server, { ...baseOptions, limit }).limit).toBe(limit);
   });
 
-  it.each([0, -1, 1.5, Number.NaN, 2 ** 53])("refuses a limit of %d", (limit) => {
-    expect(() => validateOptions(server, { ...baseOptions, limit })).toThrow(fails(`\`limit\` must be an integer of at least 1 (got ${String(limit)}).`));
+  it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])("refuses a limit of %d, as every limit of the library", (limit) => {
+    expect(() => validateOptions(server, { ...baseOptions, limit })).toThrow(fails(`\`limit\` must be a whole number, 0 or more (got ${String(limit)}).`));
   });
 
   it.each([1, 30_000, MAX_TIMEOUT_MS])("accepts a timeoutMs of %d", (timeoutMs) => {

@@ -199,7 +199,7 @@ describe("registerDeepResearchTools: misuse", () => {
     ["an empty corpus", { corpus: " " }, /`corpus` must be a non-empty phrase/],
     ["an empty richTools", { richTools: "" }, /`richTools` must be a non-empty phrase/],
     ["an unknown locale", { locale: "fr" }, /unknown `locale` "fr"/],
-    ["limit 0", { limit: 0 }, /`limit` must be an integer of at least 1 \(got 0\)/],
+    ["limit -1", { limit: -1 }, /`limit` must be a whole number, 0 or more \(got -1\)/],
     ["limit 2.5", { limit: 2.5 }, /`limit`.*\(got 2\.5\)/],
     ["limit NaN", { limit: Number.NaN }, /`limit`.*\(got NaN\)/],
     ["a record that is no function", { record: {} }, /`record` must be a function/],

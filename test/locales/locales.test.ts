@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { McpSearchError } from "../../src/errors.js";
+import { languageRules } from "../../src/languages/index.js";
 import { checkLocale, DEFAULT_LOCALE, isLocale, LOCALES, localeTexts } from "../../src/locales/index.js";
 import { folderTexts, type FolderTexts } from "../../packages/cli/src/mcp/texts.js";
 
@@ -30,8 +31,8 @@ describe("locales", () => {
     expect(texts.tools.notFound("x")).not.toBe("");
     expect(texts.tools.error("search", "boom")).toContain("boom");
     expect(texts.validation.tooLong("query", 10, 11)).toContain("11");
-    expect(texts.language.vocabularyStopwords.length).toBeGreaterThan(5);
-    expect(texts.language.intent.now.length).toBeGreaterThan(3);
+    expect(languageRules(texts.language).vocabularyStopwords.length).toBeGreaterThan(5);
+    expect(texts.intent.now.length).toBeGreaterThan(3);
     // Titles may coincide ("Buscar documentos" is Portuguese and Spanish); sentences may not.
     for (const other of LOCALES.filter((candidate) => candidate !== locale)) {
       expect(texts.tools.notFound("x")).not.toBe(localeTexts(other).tools.notFound("x"));

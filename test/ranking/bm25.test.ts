@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { analyzeQuery, LANGUAGES, type Language } from "../../src/ranking/analysis/analyze.js";
+import { analyzeQuery } from "../../src/ranking/analysis/analyze.js";
+import { LANGUAGES, type Language } from "../../src/languages/index.js";
 import { BM25_DEFAULTS, createBm25Ranking, entryTokens, passageStarts, type Bm25Parameters } from "../../src/ranking/bm25.js";
 import { McpSearchError, createIndex, type IndexEntry } from "../../src/index.js";
 import { createIntentIndex } from "../../src/site/index.js";

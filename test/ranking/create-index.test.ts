@@ -5,7 +5,6 @@ import {
   McpSearchError,
   createIndex,
   normalizeText,
-  rankEntries,
   tokenize,
   type IndexEntry,
   type SearchOptions,
@@ -175,14 +174,21 @@ describe("createIndex", () => {
     [undefined, DEFAULT_LIMIT],
     [{}, 10],
     [{ limit: 3 }, 3],
-    [{ limit: 2.9 }, 2],
     [{ limit: 0 }, 0],
-    [{ limit: -5 }, 0],
-    [{ limit: Number.NaN }, 0],
-    [{ limit: Number.POSITIVE_INFINITY }, 25],
+    [{ limit: 5000 }, 25],
   ])("applies the limit %j", (options, count) => {
     const entries = Array.from({ length: 25 }, (_, i) => entry(`e${i}`, `Soja ${i}`));
     expect(createIndex(entries).search("soja", options)).toHaveLength(count);
+    expect(createIndex(entries).searchWithTotal("soja", options).results).toHaveLength(count);
+  });
+
+  it.each([2.9, -5, Number.NaN, Number.POSITIVE_INFINITY, "3"])("refuses the limit %s, as every limit of the library", (limit) => {
+    const index = createIndex([entry("a", "Soja")]);
+    const options = { limit } as unknown as SearchOptions;
+    expect(() => index.search("soja", options)).toThrow(McpSearchError);
+    expect(() => index.search("soja", options)).toThrow("SearchIndex.search: `limit` must be a whole number, 0 or more (got ");
+    expect(() => index.searchWithTotal("soja", options)).toThrow("SearchIndex.searchWithTotal: `limit` must be a whole number");
+    expect(() => index.searchWithMatcher("soja", options)).toThrow("SearchIndex.searchWithMatcher: `limit` must be a whole number");
   });
 
   it("throws McpSearchError naming a duplicate id", () => {
@@ -258,23 +264,15 @@ describe("createIndex", () => {
         // Slices of real titles: the phrase bonus often lands where no token matches.
         const sliced = cuts.map(([which, from, length]) => collection[which % (collection.length || 1)]?.title.substr(from % 12, length) ?? "");
         for (const query of [...typed, ...sliced]) {
-          for (const limit of [undefined, 0, 1, 2, 3.5, 7, 1000]) {
+          for (const limit of [undefined, 0, 1, 2, 3, 7, 1000]) {
             const options = limit === undefined ? undefined : { limit };
             expect(index.search(query, options)).toStrictEqual(plainSearch(collection, query, options));
           }
-          expect(rankEntries(collection, query)).toStrictEqual(index.search(query));
         }
       }),
       // 200 collections, each with 1 to 9 queries at 7 limits: thousands of comparisons.
       { numRuns: 200 },
     );
-  });
-});
-
-describe("rankEntries", () => {
-  it("is createIndex(entries).search(query, options)", () => {
-    expect(rankEntries(README_ENTRIES, "milho", { limit: 1 })).toStrictEqual(createIndex(README_ENTRIES).search("milho", { limit: 1 }));
-    expect(rankEntries(README_ENTRIES, "milho", { limit: 1 })).toHaveLength(1);
   });
 });
 

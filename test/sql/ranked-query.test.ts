@@ -20,8 +20,8 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POSTGRES_SCHEMA, SQLITE_SCHEMA, catalogueRow, loadPostgres, loadSqlite } from "../../bench/_ranked-schema.js";
+import { LEXEME_LENGTH } from "../../src/sql/row.js";
 import {
-  LEXEME_LENGTH,
   McpSearchError,
   SQL_RANKING_LIMITS,
   buildGlobClause,
@@ -210,7 +210,7 @@ describe("buildSqliteRankedQuery and buildPostgresRankedQuery", () => {
     expect(await bothDialects(db, atCap, SQL_RANKING_LIMITS.maxLimit)).toStrictEqual(index.search(atCap, { limit: SQL_RANKING_LIMITS.maxLimit }).map((hit) => hit.id));
     expect(() => buildSqliteRankedQuery(words.join(" "), OPTIONS)).toThrow(new McpSearchError(`buildSqliteRankedQuery: the query has 33 distinct words, over the 32 a ranked query searches at once: shorten it.`));
     expect(() => buildPostgresRankedQuery(words.join(" "), OPTIONS)).toThrow(McpSearchError);
-    expect(() => buildPostgresRankedQuery("soja", { ...OPTIONS, limit: SQL_RANKING_LIMITS.maxLimit + 1 })).toThrow(/the limit 1001 is over 1000/);
+    expect(() => buildPostgresRankedQuery("soja", { ...OPTIONS, limit: SQL_RANKING_LIMITS.maxLimit + 1 })).toThrow(/`limit` must be a whole number from 0 to 1000 \(got 1001\)/);
     // The longest query: 4096 characters once normalised, the whole of it the phrase.
     const longest = "soja ".repeat(819) + "s";
     expect(longest.length).toBe(SQL_RANKING_LIMITS.maxQueryLength);
@@ -223,7 +223,7 @@ describe("buildSqliteRankedQuery and buildPostgresRankedQuery", () => {
     db.close();
   });
 
-  it("return no row for a query with no token, a limit of 0 or less, and floor a fractional limit", async () => {
+  it("return no row for a query with no token or a limit of 0, and refuse a limit that is not a whole number, as every limit of the library", async () => {
     const entries: IndexEntry[] = [
       { id: "a", title: "Soja", url: "https://x.org/a" },
       { id: "b", title: "Soja", url: "https://x.org/b" },
@@ -234,12 +234,14 @@ describe("buildSqliteRankedQuery and buildPostgresRankedQuery", () => {
       ["", undefined, []],
       ["de da do", undefined, []],
       ["soja", 0, []],
-      ["soja", -3, []],
-      ["soja", 1.9, ["a"]],
+      ["soja", 1, ["a"]],
+      ["soja", -3, null],
+      ["soja", 1.9, null],
       ["soja", Infinity, null],
     ] as const) {
       if (expected === null) {
         expect(() => buildSqliteRankedQuery(query, { ...OPTIONS, limit })).toThrow(McpSearchError);
+        expect(() => buildPostgresRankedQuery(query, { ...OPTIONS, limit })).toThrow(`buildPostgresRankedQuery: \`limit\` must be a whole number from 0 to 1000 (got ${limit})`);
         continue;
       }
       expect(await bothDialects(db, query, limit)).toStrictEqual(expected);
@@ -254,7 +256,7 @@ describe("buildSqliteRankedQuery and buildPostgresRankedQuery", () => {
       [{ table: "catalogue", order: "position", columns: ["id", "title--"] }, /the column "title--" is not a plain identifier/],
       [{ table: "catalogue", order: "position", columns: ["score"] }, /a column named "score"/],
       [{ table: "catalogue", order: "position", columns: [] }, /"columns" must list at least one column/],
-      [{ table: "catalogue", order: "position", limit: "10" }, /the limit must be a number/],
+      [{ table: "catalogue", order: "position", limit: "10" }, /`limit` must be a whole number from 0 to 1000 \(got "10"\)/],
       [{ table: "catalogue", order: "position", fts: "x y" }, /the FTS5 table "x y"/],
       [undefined, /options \{ table, order \} are required/],
     ];
@@ -346,7 +348,7 @@ describe("runSqliteRankedQuery and runPostgresRankedQuery", () => {
     expect(await runSqliteRankedQuery(run, "de da", OPTIONS)).toStrictEqual([]);
     expect(await runSqliteRankedQuery(run, "soja", { ...OPTIONS, limit: 0 })).toStrictEqual([]);
     expect(statements).toBe(0);
-    await expect(runSqliteRankedQuery(run, "soja", { ...OPTIONS, limit: 1001 })).rejects.toThrow(new McpSearchError("runSqliteRankedQuery: the limit 1001 is over 1000, the most rows one ranked query returns."));
+    await expect(runSqliteRankedQuery(run, "soja", { ...OPTIONS, limit: 1001 })).rejects.toThrow(new McpSearchError("runSqliteRankedQuery: `limit` must be a whole number from 0 to 1000 (got 1001)."));
     await expect(runPostgresRankedQuery(postgresRunner, "soja", { table: "x y", order: "position" })).rejects.toThrow(/runPostgresRankedQuery: the table "x y" is not a plain identifier/);
     await expect(runSqliteRankedQuery(undefined as unknown as RankedStatementRunner, "soja", OPTIONS)).rejects.toThrow(/"run" must be a function/);
     // The rows come back as the one statement gives them: the chosen columns and the score.

@@ -77,11 +77,11 @@ describe("buildPostgresClause", () => {
   it.each([0, -1, 1.5, 65_536, Number.NaN])("refuses firstParameter %s with McpSearchError", (first) => {
     const build = () => buildPostgresClause(vocab.expandQuery("soja"), "c", { firstParameter: first });
     expect(build).toThrow(McpSearchError);
-    expect(build).toThrow(`"firstParameter" ${first} deve ser um inteiro de 1 a 65535`);
+    expect(build).toThrow(`"firstParameter" ${first} must be an integer from 1 to 65535`);
   });
 
-  it("refuses parameters that would run past $65535, in English with locale en", () => {
-    expect(() => buildPostgresClause(vocab.expandQuery("soja milho"), "c", { firstParameter: 65_535, locale: "en" })).toThrow(
+  it("refuses parameters that would run past $65535", () => {
+    expect(() => buildPostgresClause(vocab.expandQuery("soja milho"), "c", { firstParameter: 65_535 })).toThrow(
       "must be an integer from 1 to 65535, and the parameters must not run past $65535",
     );
     expect(buildPostgresClause(vocab.expandQuery("soja"), "c", { firstParameter: 65_535 }).sql).toBe("c ~ $65535");
@@ -90,7 +90,7 @@ describe("buildPostgresClause", () => {
   it("shares the caps of the GLOB clause", () => {
     const cjk = Array.from({ length: 1024 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(" ");
     expect(() => buildPostgresClause(vocab.expandQuery(cjk), "c")).toThrow(
-      "buildPostgresClause: a consulta tem 1024 termos; o máximo é 16 (SQL_CLAUSE_LIMITS.maxTerms)",
+      "buildPostgresClause: the query has 1024 terms; the maximum is 16 (SQL_CLAUSE_LIMITS.maxTerms)",
     );
   });
 });
@@ -108,7 +108,7 @@ describe("buildPostgresClause against injection", () => {
   ])("refuses the column %j with McpSearchError naming it", async (column) => {
     const build = () => buildPostgresClause(vocab.expandQuery("soja"), column);
     expect(build).toThrow(McpSearchError);
-    expect(build).toThrow(`buildPostgresClause: a coluna ${JSON.stringify(column)} não é um identificador simples`);
+    expect(build).toThrow(`buildPostgresClause: column ${JSON.stringify(column)} is not a plain identifier`);
     expect(await rowCount()).toBe(NAMES.length);
   });
 

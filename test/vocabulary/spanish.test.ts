@@ -2,10 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createVocabulary } from "../../src/index.js";
-import { localeTexts } from "../../src/locales/index.js";
+import { singularEs as singular } from "../../src/languages/es.js";
 import { normalizeText } from "../../src/ranking/normalize.js";
-
-const { singular } = localeTexts("es").language;
 
 // Real INE (Instituto Nacional de Estadística, Spain) operation names, and the words people ask with.
 const ine = createVocabulary({

@@ -104,12 +104,11 @@ describe("buildGlobClause", () => {
     (column) => {
       const build = () => buildGlobClause(vocab.expandQuery("soja"), column);
       expect(build).toThrow(McpSearchError);
-      expect(build).toThrow(`a coluna ${JSON.stringify(column)} não é um identificador simples`);
+      expect(build).toThrow(`buildGlobClause: column ${JSON.stringify(column)} is not a plain identifier`);
     },
   );
 
-  it("speaks English with locale en, and refuses a column that is not text", () => {
-    expect(() => buildGlobClause([], "a b", { locale: "en" })).toThrow('column "a b" is not a plain identifier');
+  it("refuses a column that is not text", () => {
     expect(() => buildGlobClause([], 3 as unknown as string)).toThrow(McpSearchError);
   });
 });
@@ -196,10 +195,7 @@ describe("buildGlobClause is bounded", () => {
     expect(cjk).toHaveLength(2047);
     const build = () => buildGlobClause(vocab.expandQuery(cjk), "name_lc");
     expect(build).toThrow(McpSearchError);
-    expect(build).toThrow("buildGlobClause: a consulta tem 1024 termos; o máximo é 16 (SQL_CLAUSE_LIMITS.maxTerms)");
-    expect(() => buildGlobClause(vocab.expandQuery(cjk), "name_lc", { locale: "en" })).toThrow(
-      "buildGlobClause: the query has 1024 terms; the maximum is 16 (SQL_CLAUSE_LIMITS.maxTerms)",
-    );
+    expect(build).toThrow("buildGlobClause: the query has 1024 terms; the maximum is 16 (SQL_CLAUSE_LIMITS.maxTerms)");
   });
 
   it("refuses an entry of 500 sources with McpSearchError naming maxPatterns", () => {
@@ -208,14 +204,14 @@ describe("buildGlobClause is bounded", () => {
       entries: [{ asked: "largo", source: Array.from({ length: 500 }, (_, i) => `fonte${String(i).padStart(3, "0")}x`) }],
     });
     expect(() => buildGlobClause(wide.expandQuery("largo"), "name_lc")).toThrow(
-      "buildGlobClause: a expansão tem 501 padrões; o máximo é 32 (SQL_CLAUSE_LIMITS.maxPatterns)",
+      "buildGlobClause: the expansion has 501 patterns; the maximum is 32 (SQL_CLAUSE_LIMITS.maxPatterns)",
     );
   });
 
   it("refuses a pattern longer than maxPatternLength, and takes the longest legal query word", () => {
     const long = "a".repeat(SQL_CLAUSE_LIMITS.maxPatternLength + 1);
     expect(() => buildGlobClause([{ term: long, patterns: [long], translated: false }], "name_lc")).toThrow(
-      `um padrão tem ${long.length} caracteres; o máximo é ${SQL_CLAUSE_LIMITS.maxPatternLength}`,
+      `a pattern has ${long.length} characters; the maximum is ${SQL_CLAUSE_LIMITS.maxPatternLength}`,
     );
     const word = "b".repeat(2047);
     expect(sqlIds(vocab.expandQuery(word))).toStrictEqual([]);
@@ -262,7 +258,7 @@ describe("buildGlobClause is bounded", () => {
   });
 
   it.each([null, "soja", [{ term: "x" }], [{ term: "x", patterns: [1] }]])("refuses the expansion %j with McpSearchError", (bad) => {
-    expect(() => buildGlobClause(bad as unknown as ExpandedTerm[], "c")).toThrow("buildGlobClause: a expansão deve ser uma lista");
+    expect(() => buildGlobClause(bad as unknown as ExpandedTerm[], "c")).toThrow("buildGlobClause: the expansion must be a list");
   });
 });
 

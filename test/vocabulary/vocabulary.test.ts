@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { McpSearchError, createVocabulary, type VocabularyEntry, type VocabularyLocale } from "../../src/index.js";
+import { McpSearchError, createVocabulary, type VocabularyEntry, type Locale } from "../../src/index.js";
 
 const ibge = createVocabulary({
   locale: "pt-BR",
@@ -35,7 +35,7 @@ const bank = createVocabulary({
 const plainPt = createVocabulary({ locale: "pt-BR", sourceName: "o IBGE", entries: [] });
 const plainEn = createVocabulary({ locale: "en", sourceName: "UIS", entries: [] });
 /** A table that translates nothing useful, so only the singular rules show. */
-const singularOnly = (locale: VocabularyLocale) =>
+const singularOnly = (locale: Locale) =>
   createVocabulary({ locale, sourceName: "x", entries: [{ asked: "zzzz", source: ["yyyy"] }] });
 
 describe("normalize", () => {
@@ -277,7 +277,7 @@ describe("matchesQuery", () => {
     fc.assert(
       fc.property(
         fc.array(entry, { maxLength: 4 }),
-        fc.constantFrom<VocabularyLocale>("pt-BR", "en"),
+        fc.constantFrom<Locale>("pt-BR", "en"),
         fc.oneof(fc.string({ unit: "binary", maxLength: 20 }), fc.string({ unit: fc.constantFrom(..."aéõ -–xs*?[]'%") })),
         (entries: VocabularyEntry[], locale, query) => {
           const usable = entries.filter(
@@ -328,20 +328,20 @@ describe("askedWordsFor", () => {
 describe("createVocabulary misuse", () => {
   const entries = (entry: unknown) => [{ asked: "ok", source: ["fine"] }, entry] as VocabularyEntry[];
   it.each([
-    [{ sourceName: "x", entries: entries({ asked: "", source: ["a"] }) }, /entrada 1 tem "asked" vazio/],
-    [{ sourceName: "x", entries: entries({ asked: " - ", source: ["a"] }) }, /entrada 1 tem "asked" vazio/],
-    [{ sourceName: "x", entries: entries({ source: ["a"] }) }, /entrada 1 tem "asked" vazio/],
-    [{ sourceName: "x", entries: entries({ asked: "renda", source: [] }) }, /entrada 1 \("renda"\) precisa de ao menos/],
-    [{ sourceName: "x", entries: entries({ asked: "renda" }) }, /entrada 1 \("renda"\) precisa de ao menos/],
-    [{ sourceName: "x", entries: entries({ asked: "renda", source: ["a", ""] }) }, /entrada 1 \("renda"\) tem "source\[1\]" vazio/],
-    [{ sourceName: "x", entries: entries({ asked: "renda", source: [3] }) }, /entrada 1 \("renda"\) tem "source\[0\]" vazio/],
-    [{ sourceName: "x", entries: entries(null) }, /entrada 1 tem "asked" vazio/],
-    [{ sourceName: "", entries: [] }, /"sourceName" é obrigatório/],
-    [{ sourceName: "x", entries: "renda" }, /"entries" deve ser uma lista/],
-    [{ sourceName: "x", extraStopwords: ["a", 1] }, /"extraStopwords\[1\]" deve ser texto/],
+    [{ sourceName: "x", entries: entries({ asked: "", source: ["a"] }) }, /entry 1 has an empty "asked"/],
+    [{ sourceName: "x", entries: entries({ asked: " - ", source: ["a"] }) }, /entry 1 has an empty "asked"/],
+    [{ sourceName: "x", entries: entries({ source: ["a"] }) }, /entry 1 has an empty "asked"/],
+    [{ sourceName: "x", entries: entries({ asked: "renda", source: [] }) }, /entry 1 \("renda"\) needs at least one word/],
+    [{ sourceName: "x", entries: entries({ asked: "renda" }) }, /entry 1 \("renda"\) needs at least one word/],
+    [{ sourceName: "x", entries: entries({ asked: "renda", source: ["a", ""] }) }, /entry 1 \("renda"\) has an empty "source\[1\]"/],
+    [{ sourceName: "x", entries: entries({ asked: "renda", source: [3] }) }, /entry 1 \("renda"\) has an empty "source\[0\]"/],
+    [{ sourceName: "x", entries: entries(null) }, /entry 1 has an empty "asked"/],
+    [{ sourceName: "", entries: [] }, /createVocabulary: "sourceName" is required/],
+    [{ sourceName: "x", entries: "renda" }, /"entries" must be a list/],
+    [{ sourceName: "x", extraStopwords: ["a", 1] }, /"extraStopwords\[1\]" must be text/],
     [{ locale: "en", sourceName: "x", entries: entries({ asked: "pay", source: [" "] }) }, /entry 1 \("pay"\) has an empty "source\[0\]"/],
     [{ locale: "fr", sourceName: "x" }, /createVocabulary: unknown `locale` "fr"/],
-  ])("%#: throws McpSearchError naming the culprit", (options, message) => {
+  ])("%#: throws McpSearchError naming the culprit, in English whatever the locale", (options, message) => {
     const create = () => createVocabulary(options as Parameters<typeof createVocabulary>[0]);
     expect(create).toThrow(McpSearchError);
     expect(create).toThrow(message);

@@ -1,7 +1,8 @@
 /**
  * The BM25 analysis as chains of small stages (STYLE.md §11): one tokenizer for every script
- * (./fold.ts, then ./tokenize.ts), then per language a list of token filters: its stopwords
- * (./stop.ts), then its plural folding (./stem.ts). A language is just a different list.
+ * (./fold.ts, then ./tokenize.ts), then per language a list of token filters: its stopwords, then
+ * its plural folding, both from the language's module (src/languages/). A language is just a
+ * different list.
  *
  * A document is analysed in one language: the one given, or the one detected from its words
  * (./language.ts), or the fallback when detection is unsure. A query is analysed in every
@@ -11,13 +12,10 @@
  * Spanish form of its words, and an English query meets English pages through the English form
  * (the Portuguese one, searched too, only meets what Portuguese folding made of other words).
  */
+import { languageRules, type Language } from "../../languages/index.js";
 import { foldText } from "./fold.js";
-import { detectLanguage, type Language } from "./language.js";
-import { PLURAL_FOLDING } from "./stem.js";
-import { STOPWORDS } from "./stop.js";
+import { detectLanguage } from "./language.js";
 import { forEachWord, type Segmentation } from "./tokenize.js";
-
-export { detectLanguage, LANGUAGES, type Language } from "./language.js";
 
 /**
  * Bumped whenever a stage changes what it outputs, so that an index snapshot built by another
@@ -31,7 +29,7 @@ export interface AnalysisSettings {
   readonly language: Language | "auto";
   /** The language of a document whose detection is unsure. */
   readonly fallback: Language;
-  /** Stem each word: its language's plural folding (./stem.ts), then `stemmers`' stemmer if any; false keeps words as written (folded). */
+  /** Stem each word: its language's plural folding (src/languages/), then `stemmers`' stemmer if any; false keeps words as written (folded). */
   readonly fold: boolean;
   /** Stemmers that replace the plural folding of some languages (Snowball's, for example). */
   readonly stemmers?: Stemmers | undefined;
@@ -42,44 +40,36 @@ export interface AnalysisSettings {
 /**
  * Stemmers for some languages, each a function from a folded word (lower case, no accents, plural
  * already folded to its singular) to its stem, and a name for them: an index snapshot records the
- * name, and is loaded back only with stemmers of the same name.
+ * name, and is loaded back only with stemmers of the same name. A language without one keeps its
+ * plural folding alone.
  *
  * @example
  * import { stemmer as en } from "@orama/stemmers/english";
  * import { stemmer as pt } from "@orama/stemmers/portuguese";
- * const stemmers: IndexStemmers = { name: "snowball", en, pt };
+ * const stemmers: Stemmers = { name: "snowball", en, pt };
  * createIndex(entries, { ranking: "bm25", stemmers });
  */
-export interface IndexStemmers {
+export interface Stemmers extends Readonly<Partial<Record<Language, ((word: string) => string) | undefined>>> {
   /** What the snapshot records of them ("snowball"): another name, or none, is other settings. */
   readonly name: string;
-  /** The Portuguese stemmer. @default undefined (plural folding only) */
-  readonly pt?: ((word: string) => string) | undefined;
-  /** The Spanish stemmer. @default undefined (plural folding only) */
-  readonly es?: ((word: string) => string) | undefined;
-  /** The English stemmer. @default undefined (plural folding only) */
-  readonly en?: ((word: string) => string) | undefined;
 }
-
-/** {@link IndexStemmers}, under the short name the analysis uses. */
-export type Stemmers = IndexStemmers;
 
 /** One token filter: the token to keep (maybe rewritten), or `undefined` to drop it. */
 type TokenFilter = (token: string) => string | undefined;
 
 const stopwordsOf = (language: Language): TokenFilter => {
-  const list = STOPWORDS[language];
+  const list = languageRules(language).stopwords;
   return (token) => (list.has(token) ? undefined : token);
 };
 
 /**
- * The stemming of `language`: its plural folding, then the given stemmer when there is one (a
+ * The stemming of `language`: its plural folding (`foldPlural` of its module), then the given stemmer when there is one (a
  * word kept as folded when the stemmer gives no string). The folding comes first so that a plural
  * and its singular reach the stemmer as one word, and meet whatever the stemmer makes of it:
  * Snowball alone leaves "ciudades" → "ciudad" and "ciudad" → "ciud" apart.
  */
 function stemmerOf(language: Language, stemmers: Stemmers | undefined): (token: string) => string {
-  const fold = PLURAL_FOLDING[language];
+  const fold = languageRules(language).foldPlural;
   const stem = stemmers?.[language];
   if (stemmers === undefined || stem === undefined) return fold;
   let byLanguage = MEMOS.get(stemmers);
@@ -112,6 +102,18 @@ const MEMO_SIZE = 200_000;
 /** A language's chain of filters: its stopwords, then its stemmer when `fold` is on. */
 function chainOf(language: Language, settings: Pick<AnalysisSettings, "fold" | "stemmers">): TokenFilter[] {
   return settings.fold ? [stopwordsOf(language), stemmerOf(language, settings.stemmers)] : [stopwordsOf(language)];
+}
+
+/**
+ * One folded word's token in `language`, or `undefined` for a stopword: the word passed through
+ * the language's filters, as {@link filterWords} passes each word.
+ *
+ * @example
+ * wordAnalyzer("pt", { fold: true })("mensagens"); // => "mensagem"
+ */
+export function wordAnalyzer(language: Language, settings: Pick<AnalysisSettings, "fold" | "stemmers">): (word: string) => string | undefined {
+  const [stop, stem] = chainOf(language, settings) as [TokenFilter, ((token: string) => string) | undefined];
+  return (word) => (stop(word) === undefined ? undefined : stem === undefined ? word : stem(word));
 }
 
 /**
@@ -179,7 +181,7 @@ export function analyzeText(text: string, language: Language, settings: Pick<Ana
 }
 
 /**
- * A query's groups for a collection that holds `languages` (in {@link LANGUAGES} order): one
+ * A query's groups for a collection that holds `languages` (in `LANGUAGES` order): one
  * group per distinct word that is a stopword in none of them, holding its distinct forms, one per
  * language. Identical groups are merged.
  *
@@ -189,8 +191,9 @@ export function analyzeText(text: string, language: Language, settings: Pick<Ana
 export function analyzeQuery(text: string, languages: readonly Language[], settings: Pick<AnalysisSettings, "fold" | "segmentation" | "stemmers">): string[][] {
   const groups = new Map<string, string[]>();
   const stems = languages.map((language) => stemmerOf(language, settings.stemmers));
+  const stopwords = languages.map((language) => languageRules(language).stopwords);
   for (const word of splitWords(text, settings.segmentation)) {
-    if (languages.some((language) => STOPWORDS[language].has(word))) continue;
+    if (stopwords.some((list) => list.has(word))) continue;
     const forms = [...new Set(stems.map((stem) => (settings.fold ? stem(word) : word)))];
     groups.set(forms.join(" "), forms);
   }

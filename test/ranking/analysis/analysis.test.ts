@@ -1,9 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { analyzeQuery, analyzeText, detectLanguage, splitWords } from "../../../src/ranking/analysis/analyze.js";
+import { analyzeQuery, analyzeText, splitWords } from "../../../src/ranking/analysis/analyze.js";
+import { detectLanguage } from "../../../src/ranking/analysis/language.js";
 import { createIndex, loadIndex, McpSearchError } from "../../../src/index.js";
 import { foldText } from "../../../src/ranking/analysis/fold.js";
-import { foldPluralEn, foldPluralEs, foldPluralPt } from "../../../src/ranking/analysis/stem.js";
+import { foldPluralEn } from "../../../src/languages/en.js";
+import { foldPluralEs } from "../../../src/languages/es.js";
+import { foldPluralPt } from "../../../src/languages/pt.js";
 import { forEachWord } from "../../../src/ranking/analysis/tokenize.js";
 
 const BIGRAMS = { fold: true, segmentation: "bigrams" } as const;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { foldPluralEn, foldPluralPt } from "../../../src/ranking/analysis/stem.js";
+import { foldPluralEn } from "../../../src/languages/en.js";
+import { foldPluralPt } from "../../../src/languages/pt.js";
 
 // The short words where a plural rule is one letter from misfiring (issue 36's surviving
 // mutations): "reis" must not become "rel" (which meets "relatório"), nor "pais" "pal"; "ties"

@@ -1,0 +1,45 @@
+/**
+ * What one language module holds (src/languages/<code>.ts): every word list and plural rule of
+ * the language, for each part of the library that reads text in it.
+ */
+
+/**
+ * The word lists and plural rules of one language. Each part of the library takes its own from
+ * here: BM25's analysis (`stopwords`, `foldPlural`, `markers`), the vocabulary
+ * (`vocabularyStopwords`, `singular`). The rule ranking keeps the original's list, which the
+ * modules of Portuguese and English export as `ORIGINAL_STOPWORDS`.
+ */
+export interface LanguageRules {
+  /**
+   * BM25's stopwords, folded (lower case, no accents): the function words dropped from entries
+   * and queries. Short on purpose: articles, prepositions and their contractions, conjunctions,
+   * pronouns and the commonest auxiliaries (a longer list drops words that carry meaning in
+   * technical prose, which the relevance bench measured worse: docs/performance.md).
+   */
+  readonly stopwords: ReadonlySet<string>;
+  /** The function words a vocabulary keeps out of the AND of a query ("de", "the"). */
+  readonly vocabularyStopwords: readonly string[];
+  /**
+   * BM25's plural folding of one folded word: applied alike to entries and queries, so a plural
+   * and its singular meet, possibly halfway ("canais" and "canal" at "canai").
+   */
+  readonly foldPlural: (word: string) => string;
+  /**
+   * The vocabulary's singular of one normalised word: a pattern matched at the start of a word of
+   * the text, so it may only cut a word or change an ending where the result still starts a real
+   * word ("hospitais" to "hospital", "índices" to "indi").
+   */
+  readonly singular: (word: string) => string;
+  /**
+   * Folded words of two letters or more that, among the languages, only this one writes as a word
+   * on its own: its commonest articles, contractions and conjunctions. Language detection counts
+   * them.
+   */
+  readonly markers: ReadonlySet<string>;
+}
+
+/** The words of a space-separated list, as a set. */
+export const wordSet = (...lists: readonly (readonly string[])[]): ReadonlySet<string> => new Set(lists.flat());
+
+/** The words of a space-separated string. */
+export const words = (list: string): readonly string[] => list.split(" ");
