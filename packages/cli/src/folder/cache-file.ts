@@ -8,7 +8,35 @@
  * (`O_EXCL | O_NOFOLLOW`, mode 600) under a random name, then renamed over the old one at once.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+
+/**
+ * Creates a private folder when missing (mode 700), and refuses one that someone else could
+ * write: owned by another user, or writable by group or others (a shared folder, or a path under
+ * /tmp made in advance by someone else), since anyone who can write there can forge what it
+ * keeps. `flag` names the option that chose it, `forged` what could be forged. Not checked on
+ * Windows, which has no such modes.
+ *
+ * @example
+ * checkPrivateFolder("/tmp/shared", "--cache", "its snapshot");
+ * // throws "--cache /tmp/shared is writable by others (mode 777), who could forge its snapshot: run chmod 700 on it, or use a folder of your own."
+ */
+export function checkPrivateFolder(dir: string, flag: string, forged: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const info = statSync(dir);
+  if (!info.isDirectory()) throw new Error(`${flag} ${dir} is not a folder.`);
+  // Stryker disable next-line OptionalChaining: process.getuid exists wherever these modes mean anything (not on Windows)
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  if (info.uid !== uid) {
+    throw new Error(`${flag} ${dir} belongs to another user (uid ${info.uid}), who could forge ${forged}: use a folder of your own, such as ~/.cache/mcp-search.`);
+  }
+  if ((info.mode & 0o022) !== 0) {
+    throw new Error(
+      `${flag} ${dir} is writable by ${(info.mode & 0o002) !== 0 ? "others" : "its group"} (mode ${(info.mode & 0o7777).toString(8)}), who could forge ${forged}: run chmod 700 on it, or use a folder of your own.`,
+    );
+  }
+}
 
 /** `O_NOFOLLOW` where the platform has it (0 on Windows). */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;

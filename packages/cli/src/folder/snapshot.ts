@@ -23,10 +23,9 @@
  * up to {@link MAX_SNAPSHOT_BYTES}.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { loadIndex, type LoadIndexOptions, type SearchIndex } from "@sbissoli/mcp-search";
-import { readCacheFile, writeCacheFile } from "./cache-file.js";
+import { checkPrivateFolder, readCacheFile, writeCacheFile } from "./cache-file.js";
 
 /** What the snapshot keeps of one file; `title` and `format` are absent for a skipped file. */
 export interface SnapshotFile {
@@ -70,28 +69,6 @@ type Row = [string, number, number, number, string | null, string | null, 1?];
  * is ignored and the folder indexed in full.
  */
 export const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
-
-/**
- * Creates the cache folder when missing (mode 700), and refuses one that someone else could write:
- * owned by another user, or writable by group or others. Not checked on Windows, which has no
- * such modes.
- */
-function checkCacheFolder(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const info = statSync(dir);
-  if (!info.isDirectory()) throw new Error(`--cache ${dir} is not a folder.`);
-  // Stryker disable next-line OptionalChaining: process.getuid exists wherever these modes mean anything (not on Windows)
-  const uid = process.getuid?.();
-  if (uid === undefined) return;
-  if (info.uid !== uid) {
-    throw new Error(`--cache ${dir} belongs to another user (uid ${info.uid}), who could forge its snapshot: use a folder of your own, such as ~/.cache/mcp-search.`);
-  }
-  if ((info.mode & 0o022) !== 0) {
-    throw new Error(
-      `--cache ${dir} is writable by ${(info.mode & 0o002) !== 0 ? "others" : "its group"} (mode ${(info.mode & 0o7777).toString(8)}), who could forge its snapshot: run chmod 700 on it, or use a folder of your own.`,
-    );
-  }
-}
 
 /** Reads a snapshot file, or throws saying why it cannot be trusted. */
 function readSnapshotFile(path: string, fingerprint: string, idOf: (relative: string) => string, loadOptions: LoadIndexOptions): LoadedSnapshot {
@@ -142,7 +119,7 @@ function readSnapshotFile(path: string, fingerprint: string, idOf: (relative: st
  * const cache = openSnapshotCache("/tmp/cache", "/srv/docs", { ranking: "bm25" }, documentId, console.error);
  */
 export function openSnapshotCache(dir: string, root: string, options: Readonly<Record<string, unknown>>, idOf: (relative: string) => string, log: (line: string) => void, loadOptions: LoadIndexOptions = {}): SnapshotCache {
-  checkCacheFolder(dir);
+  checkPrivateFolder(dir, "--cache", "its snapshot");
   const name = `mcp-search-${createHash("sha256").update(root).digest("hex").slice(0, 16)}.snapshot`;
   const path = join(dir, name);
   const fingerprint = JSON.stringify({ root, ...options });

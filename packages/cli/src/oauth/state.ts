@@ -17,17 +17,16 @@
  * (size, modification time, inode) before each use and reads the file again.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync, type Stats } from "node:fs";
+import { statSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { checkPrivateFolder, readCacheFile, writeCacheFile } from "../folder/cache-file.js";
 
 /** The largest state file read: 4 MiB (100 clients and their grants take a few kilobytes). */
 const MAX_STATE_BYTES = 4 * 1024 * 1024;
 
 /** The file's name inside the state folder. */
 export const STATE_FILE_NAME = "mcp-search-oauth.json";
-
-const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
 const clientSchema = z.strictObject({
   clientId: z.string().min(1).max(200),
@@ -112,7 +111,7 @@ export function openStateStore(dir: string | undefined, log: (line: string) => v
       },
     };
   }
-  checkStateFolder(dir);
+  checkPrivateFolder(dir, "--state", "a grant");
   const path = join(dir, STATE_FILE_NAME);
   let state: OAuthState;
   let seen: string | undefined;
@@ -129,18 +128,10 @@ export function openStateStore(dir: string | undefined, log: (line: string) => v
     seen = file.stamp;
   };
   const write = (): void => {
-    const temporary = `${path}.${randomBytes(8).toString("hex")}.tmp`;
     try {
-      const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o600);
-      try {
-        writeSync(fd, `${JSON.stringify(state, null, 1)}\n`);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temporary, path);
+      writeCacheFile(path, [Buffer.from(`${JSON.stringify(state, null, 1)}\n`)]);
       seen = stampOf(statSync(path));
     } catch (error) {
-      rmSync(temporary, { force: true });
       log(`oauth state not written: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
@@ -176,52 +167,20 @@ function changedOnDisk(path: string, seen: string | undefined): boolean {
 
 /** Reads and checks the state file; `undefined` when there is none. Throws saying why it is refused. */
 function readStateFile(path: string): { state: OAuthState; stamp: string } | undefined {
-  let fd: number;
+  let bytes: Buffer;
   try {
-    fd = openSync(path, constants.O_RDONLY | NO_FOLLOW | constants.O_NONBLOCK);
+    bytes = readCacheFile(path, MAX_STATE_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return undefined;
-    if (code === "ELOOP") throw new Error(`the OAuth state ${path} is a symbolic link: remove it, or use another --state folder.`);
-    throw error;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new Error(`the OAuth state ${path} cannot be used: ${error instanceof Error ? error.message : String(error)}. Remove it, or use another --state folder.`);
   }
+  let parsed: unknown;
   try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) throw new Error(`the OAuth state ${path} is not a regular file: remove it, or use another --state folder.`);
-    if (info.size > MAX_STATE_BYTES) throw new Error(`the OAuth state ${path} is ${info.size} bytes, over the ${MAX_STATE_BYTES}-byte cap.`);
-    const bytes = Buffer.alloc(info.size);
-    let read = 0;
-    while (read < info.size) {
-      const n = readSync(fd, bytes, read, info.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(bytes.subarray(0, read).toString("utf8"));
-    } catch {
-      parsed = undefined;
-    }
-    const checked = stateSchema.safeParse(parsed);
-    if (!checked.success) throw new Error(`the OAuth state ${path} is malformed: remove it to start again (every grant ends), or restore it.`);
-    return { state: checked.data, stamp: stampOf(info) };
-  } finally {
-    closeSync(fd);
+    parsed = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    parsed = undefined;
   }
-}
-
-/**
- * Creates the state folder when missing (mode 700) and refuses one that someone else could
- * write: owned by another user, or writable by group or others. Not checked on Windows.
- */
-function checkStateFolder(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const info = statSync(dir);
-  if (!info.isDirectory()) throw new Error(`--state ${dir} is not a folder.`);
-  const uid = process.getuid?.();
-  if (uid === undefined) return;
-  if (info.uid !== uid) throw new Error(`--state ${dir} belongs to another user (uid ${info.uid}), who could forge a grant: use a folder of your own.`);
-  if ((info.mode & 0o022) !== 0) {
-    throw new Error(`--state ${dir} is writable by ${(info.mode & 0o002) !== 0 ? "others" : "its group"} (mode ${(info.mode & 0o7777).toString(8)}), who could forge a grant: run chmod 700 on it.`);
-  }
+  const checked = stateSchema.safeParse(parsed);
+  if (!checked.success) throw new Error(`the OAuth state ${path} is malformed: remove it to start again (every grant ends), or restore it.`);
+  return { state: checked.data, stamp: stampOf(statSync(path)) };
 }

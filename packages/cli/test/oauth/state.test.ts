@@ -38,9 +38,9 @@ describe("openStateStore", () => {
   });
 
   it.each([
-    ["a symbolic link", (path: string) => symlinkSync("/etc/passwd", path), "is a symbolic link"],
-    ["a folder", (path: string) => mkdirSync(path), "is not a regular file"],
-    ["a FIFO, without waiting on it", (path: string) => execFileSync("mkfifo", [path]), "is not a regular file"],
+    ["a symbolic link", (path: string) => symlinkSync("/etc/passwd", path), "cannot be used: it is a symbolic link"],
+    ["a folder", (path: string) => mkdirSync(path), "cannot be used: it is not a regular file"],
+    ["a FIFO, without waiting on it", (path: string) => execFileSync("mkfifo", [path]), "cannot be used: it is not a regular file"],
     ["forged JSON", (path: string) => writeFileSync(path, JSON.stringify({ version: 1, signingKey: "x", clients: [], grants: [] })), "is malformed"],
     ["not JSON", (path: string) => writeFileSync(path, "{"), "is malformed"],
   ])("refuses a state file that is %s, with one sentence, and replaces nothing", (_what, make, message) => {
@@ -54,7 +54,7 @@ describe("openStateStore", () => {
     const dir = fresh();
     mkdirSync(dir);
     chmodSync(dir, 0o777);
-    expect(() => openStateStore(dir, () => undefined)).toThrow(`--state ${dir} is writable by others (mode 777), who could forge a grant: run chmod 700 on it.`);
+    expect(() => openStateStore(dir, () => undefined)).toThrow(`--state ${dir} is writable by others (mode 777), who could forge a grant: run chmod 700 on it, or use a folder of your own.`);
   });
 });
 
