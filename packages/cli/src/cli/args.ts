@@ -4,12 +4,15 @@
  * (for the locale) is handed in.
  */
 import { parseArgs } from "node:util";
-import { LOCALES, type ContractLocale, type IndexLanguage, type IndexRanking } from "@sbissoli/mcp-search";
+import { DEFAULT_LIMIT, LANGUAGES, LOCALES, type ContractLocale, type IndexRanking, type Language } from "@sbissoli/mcp-search";
 import { chooseLocale, isServerLocale, type LocaleEnvironment } from "./locale.js";
 
 /** The defaults of `serve`, written once: the parser applies them and the help text shows them. */
+/** `--language`'s values: "auto", then every language of the library (its `LANGUAGES`). */
+const LANGUAGE_CHOICES: readonly string[] = ["auto", ...LANGUAGES];
+
 const SERVE_DEFAULTS = {
-  limit: 10,
+  limit: DEFAULT_LIMIT,
   maxChars: 20_000,
   snippetChars: 240,
   maxFileBytes: 1024 * 1024,
@@ -69,7 +72,7 @@ export interface ServeArguments {
    * BM25's language for every document (`--language`), or `"auto"`: detected per document,
    * the locale's language when unsure. @default "auto"
    */
-  readonly language: IndexLanguage | "auto";
+  readonly language: Language | "auto";
   /** Offer the documents as MCP resources; `--no-resources` turns them off. @default true */
   readonly resources: boolean;
   /** `--exclude` patterns (.gitignore syntax): paths left out. @default [] */
@@ -285,7 +288,7 @@ export function parseCommandLine(argv: readonly string[], environment: LocaleEnv
     const ranking = values.ranking ?? SERVE_DEFAULTS.ranking;
     if (ranking !== "bm25" && ranking !== "rule") throw new UsageError(`--ranking must be bm25 or rule (got ${JSON.stringify(ranking)}).`);
     const language = values.language ?? "auto";
-    if (!["auto", "pt", "es", "en"].includes(language)) throw new UsageError(`--language must be auto, pt, es or en (got ${JSON.stringify(language)}).`);
+    if (!LANGUAGE_CHOICES.includes(language)) throw new UsageError(`--language must be ${LANGUAGE_CHOICES.join(", ")} (got ${JSON.stringify(language)}).`);
     if (ranking === "rule" && values.language !== undefined) throw new UsageError("--language applies to --ranking bm25 only.");
     return {
       command: "serve",
@@ -296,7 +299,8 @@ export function parseCommandLine(argv: readonly string[], environment: LocaleEnv
         baseUrl: parseBaseUrl(values["base-url"]),
         locale,
         localeReason,
-        limit: positiveInteger("limit", values.limit, SERVE_DEFAULTS.limit),
+        // The library's rule for every limit: a whole number, 0 or more.
+        limit: positiveInteger("limit", values.limit, SERVE_DEFAULTS.limit, 0),
         maxChars: positiveInteger("max-chars", values["max-chars"], SERVE_DEFAULTS.maxChars, 200),
         snippetChars: positiveInteger("snippet-chars", values["snippet-chars"], SERVE_DEFAULTS.snippetChars, 40),
         maxFileBytes: positiveInteger("max-file-bytes", values["max-file-bytes"], SERVE_DEFAULTS.maxFileBytes),
@@ -305,7 +309,7 @@ export function parseCommandLine(argv: readonly string[], environment: LocaleEnv
         allowedOrigins: (values["allowed-origin"] ?? []).map(parseOrigin),
         token: parseToken(values.token),
         ranking,
-        language: language as IndexLanguage | "auto",
+        language: language as Language | "auto",
         cache: values.cache,
         resources: values["no-resources"] !== true,
         exclude: patterns("exclude", values.exclude),
@@ -374,9 +378,9 @@ Options of serve:
   --max-file-bytes N     larger files are skipped (default ${SERVE_DEFAULTS.maxFileBytes})
   --ranking bm25|rule    bm25 (default): BM25F with term frequency and length normalisation,
                          for prose; rule: the library's rule, for catalogues of short titles
-  --language auto|pt|es|en
+  --language ${LANGUAGE_CHOICES.join("|")}
                          the documents' language for BM25's stopwords and plural folding.
-                         auto (default): detected per document (Portuguese, Spanish, English),
+                         auto (default): detected per document among these languages,
                          the --locale's language when unsure. Words of every script are
                          found whatever the language
   --cache DIR            keep a snapshot of the index in DIR: a restart reads again only the

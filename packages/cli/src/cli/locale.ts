@@ -5,7 +5,7 @@
  * of their messages. Nothing here reads `process.env` itself: the caller hands the environment
  * in, so the rule is a pure function, tested without spawning anything.
  */
-import { LOCALES, type ContractLocale, type IndexLanguage } from "@sbissoli/mcp-search";
+import { LANGUAGES, LOCALE_LANGUAGES, LOCALES, type Language, type Locale } from "@sbissoli/mcp-search";
 
 /**
  * The variables read, strongest first: `LC_ALL` overrides `LC_MESSAGES`, which overrides `LANG`
@@ -14,7 +14,15 @@ import { LOCALES, type ContractLocale, type IndexLanguage } from "@sbissoli/mcp-
 const LOCALE_VARIABLES = ["LC_ALL", "LC_MESSAGES", "LANG"] as const;
 
 /** The locale when neither `--locale` nor the environment names one the server speaks. */
-const FALLBACK_LOCALE: ContractLocale = "en";
+const FALLBACK_LOCALE: Locale = "en";
+
+/** The languages the server's locales write, in the library's order (`LANGUAGES`): "pt, es or en". */
+const SPOKEN = listed(LANGUAGES.filter((language) => LOCALES.some((locale) => LOCALE_LANGUAGES[locale] === language)));
+
+/** "a", "a or b", "a, b or c". */
+function listed(values: readonly string[]): string {
+  return values.length <= 1 ? values.join("") : `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`;
+}
 
 /** The environment as the bin sees it; `process.env` fits. */
 export type LocaleEnvironment = Readonly<Record<string, string | undefined>>;
@@ -26,33 +34,25 @@ export type LocaleEnvironment = Readonly<Record<string, string | undefined>>;
  * const choice: LocaleChoice = { locale: "en", reason: "from LANG=en_US.UTF-8" };
  */
 interface LocaleChoice {
-  readonly locale: ContractLocale;
+  readonly locale: Locale;
   /** "from --locale", "from LANG=en_US.UTF-8", "default: no locale in the environment"… */
   readonly reason: string;
 }
 
 /**
  * The server's locale for one POSIX locale name, by its language (the part before `_`, `.`,
- * `@` or `-`): `pt` gives pt-BR (the only Portuguese the server speaks), `es` gives es, `en`
- * gives en; anything else, `C` and `POSIX` included, gives undefined.
+ * `@` or `-`): the first locale of `LOCALES` that writes that language (`LOCALE_LANGUAGES`), so
+ * `pt` gives pt-BR (the only Portuguese the server speaks), `es` gives es, `en` gives en;
+ * anything else, `C` and `POSIX` included, gives undefined.
  *
  * @example
  * localeOfName("pt_BR.UTF-8"); // => "pt-BR"
  * localeOfName("es_MX");       // => "es"
  * localeOfName("C.UTF-8");     // => undefined
  */
-export function localeOfName(name: string): ContractLocale | undefined {
+export function localeOfName(name: string): Locale | undefined {
   const language = name.trim().toLowerCase().split(/[_.@-]/, 1)[0];
-  switch (language) {
-    case "pt":
-      return "pt-BR";
-    case "es":
-      return "es";
-    case "en":
-      return "en";
-    default:
-      return undefined;
-  }
+  return LOCALES.find((locale) => LOCALE_LANGUAGES[locale] === language);
 }
 
 /**
@@ -67,7 +67,7 @@ export function localeOfName(name: string): ContractLocale | undefined {
  * chooseLocale("es", { LANG: "pt_BR.UTF-8" });                 // => { locale: "es", reason: "from --locale" }
  * chooseLocale(undefined, {});                                  // => { locale: "en", reason: "default: no locale in the environment" }
  */
-export function chooseLocale(flag: ContractLocale | undefined, environment: LocaleEnvironment): LocaleChoice {
+export function chooseLocale(flag: Locale | undefined, environment: LocaleEnvironment): LocaleChoice {
   if (flag !== undefined) return { locale: flag, reason: "from --locale" };
   for (const variable of LOCALE_VARIABLES) {
     const value = environment[variable];
@@ -75,7 +75,7 @@ export function chooseLocale(flag: ContractLocale | undefined, environment: Loca
     const setting = `${variable}=${value}`;
     const locale = localeOfName(value);
     return locale === undefined
-      ? { locale: FALLBACK_LOCALE, reason: `from ${setting}, which is not pt, es or en` }
+      ? { locale: FALLBACK_LOCALE, reason: `from ${setting}, which is not ${SPOKEN}` }
       : { locale, reason: `from ${setting}` };
   }
   return { locale: FALLBACK_LOCALE, reason: "default: no locale in the environment" };
@@ -92,16 +92,17 @@ export function describeLocaleChoice(choice: LocaleChoice): string {
 }
 
 /** True for a `--locale` value the server speaks. */
-export function isServerLocale(value: string): value is ContractLocale {
+export function isServerLocale(value: string): value is Locale {
   return (LOCALES as readonly string[]).includes(value);
 }
 
 /**
- * The BM25 language of a locale: what a document whose language detection is unsure is read as.
+ * The BM25 language of a locale (the library's `LOCALE_LANGUAGES`): what a document whose
+ * language detection is unsure is read as.
  *
  * @example
  * languageOfLocale("pt-BR"); // => "pt"
  */
-export function languageOfLocale(locale: ContractLocale): IndexLanguage {
-  return locale === "pt-BR" ? "pt" : locale === "es" ? "es" : "en";
+export function languageOfLocale(locale: Locale): Language {
+  return LOCALE_LANGUAGES[locale];
 }

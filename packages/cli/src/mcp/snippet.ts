@@ -1,10 +1,15 @@
 /**
  * Snippets centred on the match. The window is placed where it covers the most distinct query
  * terms, then the most occurrences; a document whose match is in the middle shows the middle,
- * not its first lines. Matching follows the vocabulary's rule: a pattern at the start of a word,
- * in every script ("сеть" in "Сеть и", not in "подсеть"); in Han, kana, Thai and
- * Lao, written without spaces, anywhere ("東京" in "東京の地下鉄").
+ * not its first lines. The matches come from the index's own analysis of the query
+ * (`QueryMatcher.findMatches` of the library: a stemmed "runs" for "running"), see
+ * {@link makeSnippetAt}; or, where the index's words do not occur in the text (a document found
+ * through the vocabulary's translations, which it holds as keywords), from the vocabulary's rule:
+ * a pattern at the start of a word, in every script ("сеть" in "Сеть и", not in "подсеть"); in
+ * Han, kana, Thai and Lao, written without spaces, anywhere ("東京" in "東京の地下鉄"), see
+ * {@link makeSnippet}.
  */
+import type { TextMatch } from "@sbissoli/mcp-search";
 
 /**
  * A text normalised character by character, with the position in the original text of every
@@ -150,11 +155,8 @@ function continuesWord(normalised: string, at: number): boolean {
   return LETTER.test(char) && !SPACELESS.test(char);
 }
 
-interface Occurrence {
-  readonly start: number;
-  readonly end: number;
-  readonly term: number;
-}
+/** Where a term occurs, in the text the window is placed on. */
+type Occurrence = TextMatch;
 
 /** The most occurrences looked at in one document; enough for any window. */
 const MAX_OCCURRENCES = 20_000;
@@ -202,11 +204,20 @@ function bestWindow(found: readonly Occurrence[], termCount: number, width: numb
  * @example
  * const options: SnippetOptions = { maxChars: 240, normalizeChar: (c) => vocab.normalize(c) };
  */
-interface SnippetOptions {
-  /** The longest snippet, ellipses included. @default 240 */
-  readonly maxChars?: number;
+interface SnippetOptions extends SnippetAtOptions {
   /** Normalises one non-ASCII character; pass the vocabulary's `normalize`. Unused for a prepared source. */
   readonly normalizeChar: (char: string) => string;
+}
+
+/**
+ * Options of {@link makeSnippetAt}.
+ *
+ * @example
+ * const options: SnippetAtOptions = { maxChars: 240 };
+ */
+interface SnippetAtOptions {
+  /** The longest snippet, ellipses included. @default 240 */
+  readonly maxChars?: number;
 }
 
 /**
@@ -221,18 +232,34 @@ interface SnippetOptions {
  * // => "…Under-extraction tastes sour and thin; over-extraction tastes bitter…"
  */
 export function makeSnippet(source: string | SnippetSource, terms: readonly (readonly string[])[], options: SnippetOptions): string {
+  const mapped = typeof source === "string" ? prepareSnippetSource(source, options.normalizeChar) : source;
+  const at = (position: number) => (mapped.origin === undefined ? position : (mapped.origin[position] ?? 0));
+  // The occurrences in the normalised text, mapped back to the text's positions.
+  const found = findOccurrences(mapped.normalised, terms).map(({ start, end, term }) => ({ start: at(start), end: at(end - 1) + 1, term }));
+  return makeSnippetAt(mapped.text, found, terms.length, options);
+}
+
+/**
+ * A snippet of `text` centred on `matches` (in text order, as `QueryMatcher.findMatches` gives
+ * them, over `termCount` query terms): the window covers as many distinct terms, then as many
+ * matches, as fit; it is widened to whole words and marked with "…" where it cuts the text.
+ * With no match, the snippet is the start of the text.
+ *
+ * @example
+ * const { matcher } = index.searchWithMatcher("running");
+ * makeSnippetAt(text, matcher.findMatches(text, id), matcher.terms.length, { maxChars: 80 });
+ * // => "…She runs every morning…"
+ */
+export function makeSnippetAt(text: string, matches: readonly TextMatch[], termCount: number, options: SnippetAtOptions = {}): string {
   const maxChars = Math.max(20, Math.floor(options.maxChars ?? 240));
   const width = maxChars - 2;
-  const mapped = typeof source === "string" ? prepareSnippetSource(source, options.normalizeChar) : source;
-  const { text } = mapped;
-  const found = findOccurrences(mapped.normalised, terms);
+  const found = matches;
   let from = 0;
   let to = Math.min(text.length, width);
   if (found.length > 0) {
-    const [first, last] = bestWindow(found, terms.length, width);
-    const at = (position: number) => (mapped.origin === undefined ? position : (mapped.origin[position] ?? 0));
-    const matchStart = at((found[first] as Occurrence).start);
-    const matchEnd = at((found[last] as Occurrence).end - 1) + 1;
+    const [first, last] = bestWindow(found, termCount, width);
+    const matchStart = (found[first] as Occurrence).start;
+    const matchEnd = (found[last] as Occurrence).end;
     const middle = Math.floor((matchStart + matchEnd) / 2);
     from = Math.max(0, Math.min(middle - Math.floor(width / 2), text.length - width, matchStart));
     to = Math.min(text.length, from + width);

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import {
+  DEFAULT_LIMIT,
   registerDeepResearchTools,
   type ContractLocale,
   type FetchReply,
@@ -13,17 +14,17 @@ import {
 } from "@sbissoli/mcp-search";
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { Folder, FolderSnapshot, LoadedDocument } from "../folder/folder.js";
-import { documentId, ID_PREFIX, parseId as parsePathId } from "../folder/paths.js";
+import { documentId, ID_PREFIX, parseId as parsePathId } from "../folder/ids.js";
 import { mountedFileId } from "../folder/mounts.js";
 import { markdownToText } from "../formats/markdown.js";
 import { SUPPORTED_EXTENSIONS } from "../formats/documents.js";
 import { readsAsMarkdown } from "../formats/extensions.js";
 import { hitPage, normalisedPages, pageUrl } from "../formats/pages.js";
-import { makeSnippet, prepareSnippetSource, type SnippetSource } from "./snippet.js";
+import { makeSnippet, makeSnippetAt, prepareSnippetSource, type SnippetSource } from "./snippet.js";
 import { folderTexts, type FolderTexts } from "./texts.js";
 
-/** The most results one search returns, by default. */
-const DEFAULT_RESULT_LIMIT = 10;
+/** The most results one search returns, by default: the library's. */
+const DEFAULT_RESULT_LIMIT = DEFAULT_LIMIT;
 /** The longest snippet, by default. */
 const DEFAULT_SNIPPET_CHARS = 240;
 /** The most characters of document text one fetch returns, by default. */
@@ -117,8 +118,9 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
 
   async function search(query: string): Promise<SearchReply> {
     const { documents, index, indexing, unreadable } = await folder.refresh();
-    // The top `limit` and the count of every match, from one search (not a search of the whole folder).
-    const { results: top, total: matches } = index.searchWithTotal(query, { limit });
+    // The top `limit`, the count of every match, and the query as the index analysed it, from one
+    // search (not a search of the whole folder).
+    const { results: top, total: matches, matcher } = index.searchWithMatcher(query, { limit });
     const results = top.map((result) => ({ ...result }));
     const expanded = vocabulary.expandQuery(query);
     const terms = expanded.map((term) => term.patterns);
@@ -130,7 +132,12 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
       const loaded = doc === undefined ? undefined : await folder.load(doc);
       // A hit in a paged document (PDF) is cited at its page.
       if (loaded?.pageStarts !== undefined) result.url = pageUrl(result.url, hitPage(pagesFor(loaded, loaded.pageStarts), terms));
-      snippets.push({ id, snippet: makeSnippet(snippetSourceOf(loaded, normalizeChar), terms, { maxChars: snippetChars, normalizeChar }) });
+      // Centred on the words that ranked, read as the index read the document; where none is in
+      // the text (a vocabulary translation, indexed as a keyword), on the vocabulary's patterns.
+      const source = snippetSourceOf(loaded, normalizeChar);
+      const hits = matcher.findMatches(source.text, id);
+      const snippet = hits.length > 0 ? makeSnippetAt(source.text, hits, matcher.terms.length, { maxChars: snippetChars }) : makeSnippet(source, terms, { maxChars: snippetChars, normalizeChar });
+      snippets.push({ id, snippet });
     }
     const counted = summaryMessage(texts, documents.size, matches, results.length, indexing !== undefined);
     const message = unreadable > 0 ? `${counted} ${texts.unreadable(unreadable)}` : counted;
