@@ -23,14 +23,16 @@ export default {
     "src/factory/deadline.ts",
     "src/factory/options.ts",
     "src/factory/replies.ts:30-93", // the search reply's cap on results, and the checks it runs
-    // the rule ranking
+    // the rule ranking, and its one definition (fields, bonuses, stopwords, tokenizer)
     "src/ranking/create-index.ts",
+    "src/ranking/rule.ts",
     // the plural rules at their shortest words (reis, pais, ties, pies): BM25's folding of its
-    // Portuguese and English tokens, and the vocabulary's singular of a query's words (the lines of \`singular\`)
-    "src/ranking/analysis/stem.ts:30-45", // foldPluralPt
-    "src/ranking/analysis/stem.ts:82-91", // foldPluralEn
-    "src/locales/pt-BR.ts:40-46",
-    "src/locales/en.ts:37-42",
+    // Portuguese and English tokens, and the vocabulary's singular of a query's words, each in its
+    // language's module (src/languages/)
+    "src/languages/pt.ts:39-54", // foldPluralPt
+    "src/languages/en.ts:28-37", // foldPluralEn
+    "src/languages/pt.ts:67-73", // singularPt
+    "src/languages/en.ts:48-53", // singularEn
   ],
   coverageAnalysis: "perTest",
   // Two cores, shared: one test runner at a time.

@@ -45,7 +45,7 @@ export function foldPluralEn(word: string): string {
  * singularEn("libraries"); // => "library"
  * singularEn("tables");    // => "table"
  */
-export function singularEn(word: string): string {
+function singularEn(word: string): string {
   const n = word.length;
   if (n > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
   if (n > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);

@@ -64,7 +64,7 @@ export function foldPluralPt(word: string): string {
  * singularPt("hospitais"); // => "hospital"
  * singularPt("botoes");    // => "botao"
  */
-export function singularPt(word: string): string {
+function singularPt(word: string): string {
   const n = word.length;
   if (n > 4 && (word.endsWith("oes") || word.endsWith("aes"))) return `${word.slice(0, -3)}ao`;
   if (n > 4 && (word.endsWith("ais") || word.endsWith("eis") || word.endsWith("ois"))) return `${word.slice(0, -2)}l`;

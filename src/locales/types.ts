@@ -76,7 +76,7 @@ interface ToolTexts {
 }
 
 /** The vocabulary's note (src/vocabulary/vocabulary.ts); its set-up errors are in English, as every set-up error is. */
-export interface VocabularyTexts {
+interface VocabularyTexts {
   /** One note per translated term; `spellings` are already joined with ", ". */
   readonly note: (term: string, spellings: string, sourceName: string) => string;
 }
