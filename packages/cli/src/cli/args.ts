@@ -7,10 +7,10 @@ import { parseArgs } from "node:util";
 import { DEFAULT_LIMIT, LANGUAGES, LOCALES, type ContractLocale, type IndexRanking, type Language } from "@sbissoli/mcp-search";
 import { chooseLocale, isServerLocale, type LocaleEnvironment } from "./locale.js";
 
-/** The defaults of `serve`, written once: the parser applies them and the help text shows them. */
 /** `--language`'s values: "auto", then every language of the library (its `LANGUAGES`). */
 const LANGUAGE_CHOICES: readonly string[] = ["auto", ...LANGUAGES];
 
+/** The defaults of `serve`, written once: the parser applies them and the help text shows them. */
 const SERVE_DEFAULTS = {
   limit: DEFAULT_LIMIT,
   maxChars: 20_000,
