@@ -6,6 +6,8 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_LIMIT, LANGUAGES, LOCALES, type ContractLocale, type IndexRanking, type Language } from "@sbissoli/mcp-search";
 import { chooseLocale, isServerLocale, type LocaleEnvironment } from "./locale.js";
+import { DEFAULT_MAX_BINARY_BYTES, EXTRACTION_TIME_LIMIT_MS, MAX_UNZIPPED_BYTES } from "../folder/binary-file.js";
+import { extensionsOf } from "../formats/registry.js";
 
 /** `--language`'s values: "auto", then every language of the library (its `LANGUAGES`). */
 const LANGUAGE_CHOICES: readonly string[] = ["auto", ...LANGUAGES];
@@ -396,8 +398,8 @@ Options of serve:
                          which a person can attach in Claude Desktop); for hosts that list
                          every resource up front
 
-Indexed: .md .markdown .txt .rst .adoc .asciidoc .org .csv .json .yaml .yml .html .htm (UTF-8),
-and .pdf .docx .odt .epub (up to 64 MiB a file; text cut at --max-file-bytes characters; a zip
-may expand to 64 MiB; 30 s to read a file). A scanned or encrypted PDF, a damaged file or a zip
+Indexed: ${extensionsOf("text").join(" ")} (UTF-8),
+and ${extensionsOf("binary").join(" ")} (up to ${DEFAULT_MAX_BINARY_BYTES / 2 ** 20} MiB a file; text cut at --max-file-bytes characters; a zip
+may expand to ${MAX_UNZIPPED_BYTES / 2 ** 20} MiB; ${EXTRACTION_TIME_LIMIT_MS / 1000} s to read a file). A scanned or encrypted PDF, a damaged file or a zip
 bomb is skipped with one stderr line saying why. Skipped: hidden folders, node_modules, dist,
 build, vendor, venv and the like. Logs go to stderr; stdout carries only the protocol.`;

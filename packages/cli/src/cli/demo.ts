@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { ContractLocale } from "@sbissoli/mcp-search";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { ID_PREFIX, resourceUri } from "../folder/paths.js";
+import { ID_PREFIX, resourceUri } from "../folder/ids.js";
 
 /** The bundled example folder and its vocabulary table, next to `dist/` and `src/`. */
 const EXAMPLE_FOLDER = fileURLToPath(new URL("../examples/corpus", import.meta.url));

@@ -1,6 +1,6 @@
 /**
  * The one way the `--cache` folder's files are read and written, by the folder snapshot
- * (./snapshot.ts) and the extracted-text cache (../formats/binary-file.ts). Anyone who can plant
+ * (./snapshot.ts) and the extracted-text cache (./text-cache.ts). Anyone who can plant
  * a file, a link or a FIFO in that folder is kept from steering the server: a file is opened
  * without following a last link and without waiting (`O_NOFOLLOW | O_NONBLOCK`), must be a
  * regular file (not a FIFO, which would block the read forever, nor a link to `/dev/zero`), and is

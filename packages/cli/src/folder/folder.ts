@@ -6,7 +6,7 @@
  * file's entry in the index (`add`, `replace`, `remove`). Without a working watch, every refresh
  * does that check. Texts are not kept: a snippet or a fetch reads the file again
  * ({@link Folder.load}). Every read goes through the one containment check, `readInside`
- * (./paths.ts), which checks and reads on one file descriptor. A path that cannot be listed or
+ * (./containment.ts), which checks and reads on one file descriptor. A path that cannot be listed or
  * stat'ed is skipped and logged, never fatal; a refresh that fails is retried by the next call.
  *
  * This module decides when to refresh; the indexer (./indexer.ts) does it, in named steps, and
@@ -16,7 +16,8 @@ import type { IndexLanguage, IndexRanking, Vocabulary } from "@sbissoli/mcp-sear
 import { createIgnoreRules, type IgnoreOptions } from "./ignore-rules.js";
 import { FolderIndexer, type FolderAnalysis, type FolderSnapshot } from "./indexer.js";
 import { createMountedWatch, resolveMounts, type Mount } from "./mounts.js";
-import { documentId, relativeMessage as relativeMessageIn } from "./paths.js";
+import { relativeMessage as relativeMessageIn } from "./containment.js";
+import { documentId } from "./ids.js";
 import { createDocumentReader } from "./reader.js";
 import { openSnapshotCache } from "./snapshot.js";
 import { SNOWBALL_STEMMERS } from "./stemmers.js";

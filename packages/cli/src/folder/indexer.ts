@@ -15,13 +15,12 @@
  * every file read again and one `createIndex` over them. When to update is the folder's decision
  * (./folder.ts); the per-file reading is ./reader.ts's.
  */
-import { extname } from "node:path";
 import { createIndex, type IndexEntry, type IndexLanguage, type IndexRanking, type IndexStemmers, type SearchIndex } from "@sbissoli/mcp-search";
-import { BINARY_FORMATS } from "../formats/extensions.js";
+import { binaryFormatOf } from "../formats/registry.js";
 import type { IgnoreRules } from "./ignore-rules.js";
 import { releaseMemory } from "./memory.js";
 import { placeOf, type Mount } from "./mounts.js";
-import { documentId } from "./paths.js";
+import { documentId } from "./ids.js";
 import type { DocumentReader } from "./reader.js";
 import type { SnapshotCache, SnapshotFile } from "./snapshot.js";
 import type { FileStat, FolderDocument, Known, Listed, Read } from "./types.js";
@@ -357,7 +356,7 @@ export class FolderIndexer {
    */
   private async readStale(stale: readonly StaleFile[]): Promise<{ bytes: number; fromDisk: number }> {
     const { reader, log } = this.parts;
-    const isBinary = ({ file }: StaleFile) => BINARY_FORMATS[extname(file.relative).toLowerCase()] !== undefined;
+    const isBinary = ({ file }: StaleFile) => binaryFormatOf(file.relative) !== undefined;
     const texts = stale.filter((file) => !isBinary(file));
     const binaries = stale.filter(isBinary);
     let bytes = 0;

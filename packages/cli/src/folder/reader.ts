@@ -1,21 +1,24 @@
 /**
  * Reading one file of a served folder for its index: the bytes through the containment check
- * (./paths.ts), the text through its format (../formats/), and the index entry built from it;
+ * (./containment.ts), the text through its format (../formats/), and the index entry built from it;
  * and reading a document's text again for a snippet or a fetch, the last ones kept. This is the
  * indexer's per-file step: ./folder.ts decides which files to read and puts the results in the
  * index.
  */
-import { basename, extname, join } from "node:path";
+import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { tokenize, type IndexEntry, type IndexRanking, type Vocabulary } from "@sbissoli/mcp-search";
-import { decodeUtf8, extractDocument, isGenericHeading, sectionHeadings, type ExtractedDocument } from "../formats/documents.js";
-import { createRecentTexts, DEFAULT_MAX_BINARY_BYTES, EXTRACTION_TIME_LIMIT_MS, MAX_UNZIPPED_BYTES, openTextCache, readBinaryFile, type BinaryFile } from "../formats/binary-file.js";
-import { BINARY_FORMATS, readsAsMarkdown, type BinaryFormat } from "../formats/extensions.js";
+import { decodeUtf8, extractDocument, type ExtractedDocument } from "../formats/documents.js";
 import { markdownToText } from "../formats/markdown.js";
+import { binaryFormatOf, readsAsMarkdown, type BinaryFormat } from "../formats/registry.js";
+import { isGenericHeading, sectionHeadings } from "../formats/titles.js";
 import { pageMarker, type FormatOutput } from "../formats/types.js";
-import type { FileStat, FolderDocument, Listed, LoadedDocument, Read } from "./types.js";
+import { DEFAULT_MAX_BINARY_BYTES, EXTRACTION_TIME_LIMIT_MS, MAX_UNZIPPED_BYTES, readBinaryFile, type BinaryFile } from "./binary-file.js";
+import { readInside, type InsideRefusal } from "./containment.js";
+import { documentId } from "./ids.js";
 import { placeOf, type Mount } from "./mounts.js";
-import { documentId, readInside, type InsideRead } from "./paths.js";
+import { createRecentTexts, openTextCache } from "./text-cache.js";
+import type { FileStat, FolderDocument, Listed, LoadedDocument, Read } from "./types.js";
 
 /**
  * What {@link createDocumentReader} needs: the served folders, the public base URL, the size cap,
@@ -90,7 +93,7 @@ export function createDocumentReader(settings: ReaderSettings): DocumentReader {
 
   function readOne(file: Listed, info: FileStat): Read | Promise<Read> {
     const { mtimeMs: modified, ctimeMs: changed, size } = info;
-    const binaryFormat = BINARY_FORMATS[extname(file.relative).toLowerCase()];
+    const binaryFormat = binaryFormatOf(file.relative);
     if (binaryFormat !== undefined) return readOneBinary(file, info, binaryFormat);
     if (size > maxFileBytes) {
       log(`skipped ${file.relative}: ${size} bytes is over the ${maxFileBytes}-byte cap`);
@@ -132,7 +135,7 @@ export function createDocumentReader(settings: ReaderSettings): DocumentReader {
   async function load(doc: FolderDocument): Promise<LoadedDocument | undefined> {
     const hit = loaded.get(doc.relative);
     if (hit !== undefined && hit.modified === doc.modified && hit.bytes === doc.bytes) return hit;
-    const binaryFormat = BINARY_FORMATS[extname(doc.relative).toLowerCase()];
+    const binaryFormat = binaryFormatOf(doc.relative);
     if (binaryFormat !== undefined) {
       const read = await readBinaryFile(at(doc.relative).root, at(doc.relative).relative, binaryFormat, binary);
       if (!read.ok || read.modified !== doc.modified || read.size !== doc.bytes) return undefined;
@@ -231,7 +234,7 @@ export function searchableText(text: string): string {
 }
 
 /** What each refusal of {@link readInside} means, in a log line. */
-const SKIP_REASONS: Readonly<Record<Exclude<InsideRead, { ok: true }>["why"], string>> = {
+const SKIP_REASONS: Readonly<Record<InsideRefusal["why"], string>> = {
   outside: "it resolves outside the folder",
   "not-served": "it leads to a hidden file, into a vendor folder or to an unsupported file",
   missing: "it vanished before it could be read",

@@ -7,10 +7,10 @@
 import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import { stat } from "node:fs/promises";
 import { extname, join } from "node:path";
-import { SUPPORTED_EXTENSIONS } from "../formats/documents.js";
+import { SUPPORTED_EXTENSIONS } from "../formats/registry.js";
 import type { IgnoreRules } from "./ignore-rules.js";
 import { locate, mountedPath, type Mount } from "./mounts.js";
-import { resolveInside, VENDOR_FOLDERS } from "./paths.js";
+import { resolveInside, VENDOR_FOLDERS } from "./containment.js";
 import type { FileStat, Known, Listed } from "./types.js";
 
 

@@ -7,7 +7,7 @@
  * no entity is ever expanded.
  */
 import { zipSync } from "fflate";
-import { htmlDocument, sectionHeadings } from "./documents.js";
+import { htmlDocument, sectionHeadings } from "./titles.js";
 import { capText, FormatError, loadParser, type FormatLimits, type FormatOutput } from "./types.js";
 import { entryText, unzipWithin } from "./zip.js";
 import { elementText, withoutDtd } from "./xml.js";

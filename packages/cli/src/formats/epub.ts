@@ -4,7 +4,7 @@
  * follow one another in the text. Everything is read within the unzipped-size cap (./zip.ts).
  */
 import { posix } from "node:path";
-import { htmlDocument, sectionHeadings } from "./documents.js";
+import { htmlDocument, sectionHeadings } from "./titles.js";
 import { capText, FormatError, type FormatLimits, type FormatOutput } from "./types.js";
 import { elementText, tagsNamed, withoutDoctype } from "./xml.js";
 import { entryText, unzipWithin } from "./zip.js";

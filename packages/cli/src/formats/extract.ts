@@ -7,8 +7,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { BinaryFormat } from "./extensions.js";
-import { readInThisThread } from "./registry.js";
+import { readInThisThread, type BinaryFormat } from "./registry.js";
 import { FormatError, type FormatLimits, type FormatOutput, type UnreadableReason } from "./types.js";
 
 /**

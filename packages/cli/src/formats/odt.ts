@@ -3,7 +3,7 @@
  * elements renamed to their HTML counterparts (a heading keeps its outline level; paragraphs,
  * lists, tables and links stay what they are) and goes through the folder's HTML converter.
  */
-import { htmlDocument, sectionHeadings } from "./documents.js";
+import { htmlDocument, sectionHeadings } from "./titles.js";
 import { capText, type FormatLimits, type FormatOutput } from "./types.js";
 import { elementText } from "./xml.js";
 import { entryText, unzipWithin } from "./zip.js";

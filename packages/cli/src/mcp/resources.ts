@@ -28,8 +28,8 @@ import {
 } from "@modelcontextprotocol/server";
 import type { ContractLocale } from "@sbissoli/mcp-search";
 import type { Folder, FolderDocument } from "../folder/folder.js";
-import { documentId, parseResourceUri, RESOURCE_URI_PREFIX, resourceUri } from "../folder/paths.js";
-import { readsAsMarkdown } from "../formats/extensions.js";
+import { documentId, parseResourceUri, RESOURCE_URI_PREFIX, resourceUri } from "../folder/ids.js";
+import { readsAsMarkdown } from "../formats/registry.js";
 import { folderTexts, type FolderTexts } from "./texts.js";
 import { DEFAULT_MAX_CHARS, knownPaths, pagesOf } from "./tools.js";
 

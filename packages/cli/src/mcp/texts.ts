@@ -4,7 +4,7 @@
  * locale tables. Operator-facing text (help, stderr) is English.
  */
 import type { ContractLocale } from "@sbissoli/mcp-search";
-import { RESOURCE_URI_PREFIX, type RefusedId, type RefusedUri } from "../folder/paths.js";
+import { RESOURCE_URI_PREFIX, type RefusedId, type RefusedUri } from "../folder/ids.js";
 
 /**
  * Every message the folder server puts in a tool result, and the names and errors of its

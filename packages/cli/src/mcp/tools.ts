@@ -17,8 +17,7 @@ import type { Folder, FolderSnapshot, LoadedDocument } from "../folder/folder.js
 import { documentId, ID_PREFIX, parseId as parsePathId } from "../folder/ids.js";
 import { mountedFileId } from "../folder/mounts.js";
 import { markdownToText } from "../formats/markdown.js";
-import { SUPPORTED_EXTENSIONS } from "../formats/documents.js";
-import { readsAsMarkdown } from "../formats/extensions.js";
+import { formatLabels, readsAsMarkdown, SUPPORTED_EXTENSIONS } from "../formats/registry.js";
 import { hitPage, normalisedPages, pageUrl } from "../formats/pages.js";
 import { makeSnippet, makeSnippetAt, prepareSnippetSource, type SnippetSource } from "./snippet.js";
 import { folderTexts, type FolderTexts } from "./texts.js";
@@ -195,7 +194,7 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     search,
     fetch,
     resolveId,
-    corpus: "the documents of a local folder (Markdown, plain text, AsciiDoc, Org, reStructuredText, HTML, CSV, JSON, YAML, PDF, Word, OpenDocument and EPUB files)",
+    corpus: `the documents of a local folder (${formatLabels()} files)`,
     locale,
     limit,
     notFound,

@@ -3,7 +3,7 @@ import { renameSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isServedPath, NODE_FILE_SYSTEM, readInside, resolveInside, type InsideFileSystem } from "../../src/folder/paths.js";
+import { isServedPath, NODE_FILE_SYSTEM, readInside, resolveInside, type InsideFileSystem } from "../../src/folder/containment.js";
 import { realpath } from "node:fs/promises";
 
 /**

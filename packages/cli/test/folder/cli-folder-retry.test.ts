@@ -6,7 +6,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createVocabulary } from "@sbissoli/mcp-search";
 import { openFolder } from "../../src/folder/folder.js";
-import { relativeMessage } from "../../src/folder/paths.js";
+import { relativeMessage } from "../../src/folder/containment.js";
 import { createFolderServer } from "../../src/transports/serve.js";
 
 /**

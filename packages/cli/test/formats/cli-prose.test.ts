@@ -12,7 +12,8 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createVocabulary } from "@sbissoli/mcp-search";
-import { cleanHeading, extractDocument, isGenericHeading, MAX_TITLE_CHARS, sectionHeadings } from "../../src/formats/documents.js";
+import { extractDocument } from "../../src/formats/documents.js";
+import { cleanHeading, isGenericHeading, MAX_TITLE_CHARS, sectionHeadings } from "../../src/formats/titles.js";
 import { openFolder } from "../../src/folder/folder.js";
 import { convertHtml, htmlToMarkdown } from "../../src/formats/html.js";
 import { markdownToText } from "../../src/formats/markdown.js";

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openTextCache, readBinaryFile } from "../../src/formats/binary-file.js";
+import { readBinaryFile } from "../../src/folder/binary-file.js";
+import { openTextCache } from "../../src/folder/text-cache.js";
 import { FormatError, isVerdict, loadParser } from "../../src/formats/types.js";
 
 /**

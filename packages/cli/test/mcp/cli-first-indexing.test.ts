@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContractLocale } from "@sbissoli/mcp-search";
-import { SUPPORTED_EXTENSIONS } from "../../src/formats/documents.js";
+import { SUPPORTED_EXTENSIONS } from "../../src/formats/registry.js";
 import { summaryMessage } from "../../src/mcp/tools.js";
 import { folderTexts } from "../../src/mcp/texts.js";
 import { call, connectHttp, startBin, type SpawnedServer } from "../_cli-spawn.js";

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createVocabulary, type ContractLocale } from "@sbissoli/mcp-search";
 import { parseCommandLine, HELP } from "../../src/cli/args.js";
 import { openFolder, type Folder } from "../../src/folder/folder.js";
-import { parseResourceUri, resourceUri } from "../../src/folder/paths.js";
+import { parseResourceUri, resourceUri } from "../../src/folder/ids.js";
 import { settleEvents } from "../../src/folder/watch.js";
 import { announceResourceListChangesTo, cursorAfter, RESOURCE_LIST_QUIET_MS, RESOURCE_URI_TEMPLATE } from "../../src/mcp/resources.js";
 import { createFolderServer, type FolderServerOptions } from "../../src/transports/serve.js";

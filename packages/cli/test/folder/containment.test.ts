@@ -3,23 +3,19 @@ import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
-  cleanRelative,
-  documentId,
   isServedPath,
   NODE_FILE_SYSTEM,
-  parseId,
-  parseResourceUri,
   readInside,
   relativeMessage,
   resolveInside,
-  resourceUri,
+  statInside,
   VENDOR_FOLDERS,
   type InsideFileSystem,
-} from "../../src/folder/paths.js";
+} from "../../src/folder/containment.js";
 
 /**
- * The containment check and the lexical clean-up of ../../src/folder/paths.ts, each decision on
- * its own and at its boundary, in process. ./cli-containment-seam.test.ts shows the after-open
+ * The containment check of ../../src/folder/containment.ts, each decision on its own and at its
+ * boundary, in process (the lexical clean-up of ids is ./ids.test.ts's). ./cli-containment-seam.test.ts shows the after-open
  * checks stopping real swaps; these cases fake one stat at a time through the same seam.
  */
 
@@ -229,6 +225,34 @@ describe("readInside", () => {
   });
 });
 
+describe("statInside", () => {
+  it("gives the size and time of the very file checked, reads not one byte of it, and closes it once", () => {
+    let reads = 0;
+    const fs = faked({ read: (...args) => (reads++, NODE_FILE_SYSTEM.read(...args)) });
+    const stat = NODE_FILE_SYSTEM.lstat(join(root, "sub", "a.md")) as ReturnType<InsideFileSystem["fstat"]>;
+    expect(statInside(root, "sub/a.md", 1 << 20, fs)).toStrictEqual({ ok: true, modified: stat.mtimeMs, size: 10 });
+    expect(reads).toBe(0);
+    expect(fs.closed).toHaveLength(1);
+  });
+
+  it.each([
+    ["..", 1 << 20, { ok: false, why: "outside" }],
+    ["sub", 1 << 20, { ok: false, why: "not-served" }],
+    ["sub/none.md", 1 << 20, { ok: false, why: "missing", code: "ENOENT" }],
+    ["sub/a.md", 9, { ok: false, why: "too-large" }],
+    ["sub/a\0.md", 1 << 20, { ok: false, why: "outside" }],
+  ])("refuses %j (cap %j) as readInside does: %j", (relative, max, refusal) => {
+    expect(statInside(root, relative, max)).toStrictEqual(refusal);
+    expect(readInside(root, relative, max)).toStrictEqual(refusal);
+  });
+
+  it("refuses a descriptor that names another inode than the checked path, as readInside does", () => {
+    const fs = faked({ fstat: (fd) => ({ ...NODE_FILE_SYSTEM.fstat(fd), ino: -1 }) });
+    expect(statInside(root, "sub/a.md", 1 << 20, fs)).toStrictEqual({ ok: false, why: "changed" });
+    expect(fs.closed).toHaveLength(1);
+  });
+});
+
 describe("resolveInside", () => {
   it("gives the real path of a served file, and null for the rest", async () => {
     expect(await resolveInside(root, "sub/a.md")).toBe(join(root, "sub", "a.md"));
@@ -251,109 +275,5 @@ describe("relativeMessage", () => {
     ["/", "EACCES: scandir '/private'", "EACCES: scandir '/private'"],
   ])("relativeMessage(%j, %j) => %j", (at, message, expected) => {
     expect(relativeMessage(at, message)).toBe(expected);
-  });
-});
-
-describe("cleanRelative", () => {
-  it.each([
-    ["a/b.md", "separator", "a/b.md"],
-    [".", "separator", null],
-    ["a/..", "separator", null],
-    ["a/../..", "separator", null],
-    ["z:b.md", "separator", null],
-    ["A:/b.md", "separator", null],
-    ["1:b.md", "separator", "1:b.md"],
-    ["ab:c.md", "separator", "ab:c.md"],
-    ["a/C:b.md", "separator", "a/C:b.md"],
-    ["a\\b.md", "literal", "a\\b.md"],
-    ["C:\\b.md", "literal", "C:\\b.md"],
-    ["a/\0", "literal", null],
-  ] as const)("cleanRelative(%j, %j) is %j", (path, backslashes, expected) => {
-    expect(cleanRelative(path, backslashes)).toBe(expected);
-  });
-});
-
-describe("parseId", () => {
-  const address = { root: "/srv/docs" };
-  it.each([
-    ["  doc:a.md  ", { ok: true, relative: "a.md", page: 1 }],
-    ["doc:a.md#0", { ok: true, relative: "a.md", page: 1 }],
-    ["doc:a.md#123456789", { ok: true, relative: "a.md", page: 123456789 }],
-    ["doc:a.md#1234567890", { ok: true, relative: "a.md#1234567890", page: 1 }],
-    ["doc:a.md#2x", { ok: true, relative: "a.md#2x", page: 1 }],
-    ["doc:a.md#x2", { ok: true, relative: "a.md#x2", page: 1 }],
-    ["doc:a#2/b.md", { ok: true, relative: "a#2/b.md", page: 1 }],
-    ["a/b.md#4", { ok: true, relative: "a/b.md", page: 4 }],
-    ["doc:..", { ok: false, why: "outside" }],
-    ["doc:./..", { ok: false, why: "outside" }],
-    ["doc:.", { ok: false, why: "empty" }],
-    ["doc:/", { ok: false, why: "empty" }],
-    ["doc:.\\", { ok: false, why: "empty" }],
-    ["file://host/srv/docs/a.md", { ok: false, why: "invalid" }],
-    ["file:///srv", { ok: false, why: "outside" }],
-    ["file:///srv/docs-other/a.md", { ok: false, why: "outside" }],
-    ["file:///srv/docs", { ok: false, why: "empty" }],
-  ])("parseId(%j)", (input, expected) => {
-    expect(parseId(input, address)).toStrictEqual(expected);
-  });
-
-  it.each([
-    ["https://xwww.y.org/d/a.md", "https://xy.org/d/", { ok: true, relative: "https:/xwww.y.org/d/a.md", page: 1 }],
-    ["https://www.x.org/d/a.md", "https://x.org/d/", { ok: true, relative: "a.md", page: 1 }],
-    ["https://wwwxorg.example/d/a.md", "https://org.example/d/", { ok: true, relative: "https:/wwwxorg.example/d/a.md", page: 1 }],
-    ["ftp://x.org/d/a.md", "https://x.org/d/", { ok: true, relative: "ftp:/x.org/d/a.md", page: 1 }],
-    ["https://x.org/d/a.md", "ftp://x.org/d/", { ok: true, relative: "https:/x.org/d/a.md", page: 1 }],
-    ["https://x.org/da.md", "https://x.org/d/", { ok: false, why: "outside" }],
-  ])("parseId(%j) under --base-url %j", (input, baseUrl, expected) => {
-    expect(parseId(input, { root: "/srv/docs", baseUrl })).toStrictEqual(expected);
-  });
-
-  it.skipIf(sep === "\\")("reads backslashes as separators unless the indexed path holds them", () => {
-    expect(parseId("doc:a\\b.md", address, new Set(["a\\b.md"]))).toStrictEqual({ ok: true, relative: "a\\b.md", page: 1 });
-    expect(parseId("doc:a\\b.md", address, new Set(["a/b.md"]))).toStrictEqual({ ok: true, relative: "a/b.md", page: 1 });
-    expect(parseId("doc:a\\b.md", address)).toStrictEqual({ ok: true, relative: "a/b.md", page: 1 });
-  });
-});
-
-describe("documentId and resource uris", () => {
-  it.each([
-    ["a.md", 1, "doc:a.md"],
-    ["a.md", 2, "doc:a.md#2"],
-    ["a.md", 0, "doc:a.md"],
-  ])("documentId(%j, %j) is %j", (relative, page, expected) => {
-    expect(documentId(relative, page)).toBe(expected);
-  });
-
-  it("numbers page 1 by default", () => {
-    expect(documentId("a.md")).toBe("doc:a.md");
-  });
-
-  it("encodes each segment of a resource uri", () => {
-    expect(resourceUri("guias/café com leite#1.md")).toBe("mcp-search://doc/guias/caf%C3%A9%20com%20leite%231.md");
-  });
-
-  it.each([
-    ["mcp-search://doc/a/b%20c.md", { ok: true, relative: "a/b c.md" }],
-    ["MCP-SEARCH://Doc/a.md", { ok: true, relative: "a.md" }],
-    ["mcp-search://doc//a.md", { ok: true, relative: "a.md" }],
-    ["mcp-search://doc/a%2Fb.md", { ok: true, relative: "a/b.md" }],
-    ["mcp-search://doc/..%2F..%2Fetc%2Fpasswd", { ok: false, why: "outside" }],
-    ["mcp-search://doc/%2e%2e/x.md", { ok: false, why: "outside" }],
-    ["mcp-search://doc/a.md?x=1", { ok: false, why: "invalid" }],
-    ["mcp-search://doc/a.md#2", { ok: false, why: "invalid" }],
-    ["mcp-search://doc/%ZZ.md", { ok: false, why: "invalid" }],
-    ["mcp-search://doc/a%00.md", { ok: false, why: "nul" }],
-    ["mcp-search://doc/a\0.md", { ok: false, why: "nul" }],
-    ["mcp-search://doc/", { ok: false, why: "empty" }],
-    ["mcp-search://docs/a.md", { ok: false, why: "scheme" }],
-    ["file:///etc/passwd", { ok: false, why: "scheme" }],
-    ["x-mcp-search://doc/a.md", { ok: false, why: "scheme" }],
-  ])("parseResourceUri(%j)", (uri, expected) => {
-    expect(parseResourceUri(uri)).toStrictEqual(expected);
-  });
-
-  it.skipIf(sep === "\\")("keeps a backslash in a name the index holds", () => {
-    expect(parseResourceUri("mcp-search://doc/a%5Cb.md", new Set(["a\\b.md"]))).toStrictEqual({ ok: true, relative: "a\\b.md" });
-    expect(parseResourceUri("mcp-search://doc/a%5Cb.md")).toStrictEqual({ ok: true, relative: "a/b.md" });
   });
 });

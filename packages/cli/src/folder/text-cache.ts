@@ -1,23 +1,15 @@
 /**
- * One binary document read from the served folder: its bytes through the containment check
- * (../folder/paths.ts), its text through its format's reader off the event loop (./extract.ts),
- * and, with `--cache`, its extracted text kept beside the index, so that a restart, a snippet or
- * a fetch reads no unchanged PDF again.
+ * The extracted texts of binary documents (PDF, DOCX, ODT, EPUB), kept so that a restart, a
+ * snippet or a fetch extracts no unchanged document again: on disk under `--cache`
+ * ({@link openTextCache}), and the last ones in memory ({@link createRecentTexts}). Each entry is
+ * keyed by the document's path, size and modification time, and holds its text or a verdict
+ * about the file (why it gives none).
  */
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { readCacheFile, writeCacheFile } from "../folder/cache-file.js";
-import { readInside } from "../folder/paths.js";
-import type { BinaryFormat } from "./extensions.js";
-import { FormatError, isVerdict, UNREADABLE_REASONS, type FormatLimits, type FormatOutput, type UnreadableReason } from "./types.js";
-
-/** The largest binary file read, by default: 64 MiB (a long PDF with images is tens of MB). */
-export const DEFAULT_MAX_BINARY_BYTES = 64 * 1024 * 1024;
-/** The most bytes a DOCX, ODT or EPUB may expand to: 64 MiB. */
-export const MAX_UNZIPPED_BYTES = 64 * 1024 * 1024;
-/** The longest one file's extraction may take (ms). */
-export const EXTRACTION_TIME_LIMIT_MS = 30_000;
+import { FormatError, isVerdict, UNREADABLE_REASONS, type FormatOutput, type UnreadableReason } from "../formats/types.js";
+import { readCacheFile, writeCacheFile } from "./cache-file.js";
 
 /**
  * Where extracted texts are kept: one JSON file per document under `<cache>/texts-<hash of the
@@ -27,7 +19,7 @@ export const EXTRACTION_TIME_LIMIT_MS = 30_000;
  * @example
  * const texts = openTextCache("/var/cache/mcp-search", "/srv/docs");
  */
-interface TextCache {
+export interface TextCache {
   /** The text kept for this size and time, or why the file gave none; undefined when nothing is kept. */
   get(relative: string, size: number, modified: number): FormatOutput | FormatError | undefined;
   set(relative: string, size: number, modified: number, output: FormatOutput | FormatError): void;
@@ -72,8 +64,8 @@ function checkedEntry(saved: unknown, relative: string, size: number, modified: 
 
 /**
  * Opens the text cache of a served folder in `cache` (the `--cache` folder, already checked by
- * ../folder/snapshot.ts); a cache that cannot be read or written is no cache, never an error.
- * Its files are read and written as the snapshot's are (../folder/cache-file.ts): nothing
+ * ./snapshot.ts); a cache that cannot be read or written is no cache, never an error.
+ * Its files are read and written as the snapshot's are (./cache-file.ts): nothing
  * planted at an entry's name (a link, a FIFO, a huge file) is followed, waited on or read whole,
  * and what is read is checked ({@link checkedEntry}). A failure that is not a verdict about the
  * file (`isVerdict`: the reader crashed or did not load) is never kept.
@@ -142,68 +134,4 @@ export function createRecentTexts(maxChars: number): TextCache {
       }
     },
   };
-}
-
-/**
- * Options of {@link readBinaryFile}.
- *
- * @example
- * const options: BinaryFileOptions = { maxBytes: 67108864, limits, timeLimitMs: 30000, cache: undefined };
- */
-interface BinaryFileOptions {
-  readonly maxBytes: number;
-  readonly limits: FormatLimits;
-  readonly timeLimitMs: number;
-  readonly cache: TextCache | undefined;
-  /** The texts extracted last, in memory ({@link createRecentTexts}). @default undefined */
-  readonly recent?: TextCache | undefined;
-}
-
-/**
- * A binary document's text, or why it gives none: `refused` is a refusal of the containment
- * check (../folder/paths.ts), `unreadable` what the format said (./types.ts).
- *
- * @example
- * const read: BinaryFile = { ok: true, output, size: 24933, modified: 1767225600000 };
- */
-export type BinaryFile =
-  | { readonly ok: true; readonly output: FormatOutput; readonly size: number; readonly modified: number }
-  | { readonly ok: false; readonly refused: Exclude<ReturnType<typeof readInside>, { ok: true }> }
-  | { readonly ok: false; readonly unreadable: FormatError };
-
-/**
- * Reads a binary document of the served folder: from the text cache when its size and time are
- * those cached, else from its bytes. The bytes are read inside the root, at most `maxBytes`, in
- * both cases.
- *
- * @example
- * const read = await readBinaryFile("/srv/docs", "manual.pdf", "pdf", options);
- * if (read.ok) read.output.pages?.length; // => 4
- */
-export async function readBinaryFile(root: string, relative: string, format: BinaryFormat, options: BinaryFileOptions): Promise<BinaryFile> {
-  // The bytes are read even when the text is cached: the containment check and the change check
-  // hold for a cached text too, and reading is cheap beside extracting.
-  const read = readInside(root, relative, options.maxBytes);
-  if (!read.ok) return { ok: false, refused: read };
-  const recent = options.recent?.get(relative, read.size, read.modified);
-  const cached = recent ?? options.cache?.get(relative, read.size, read.modified);
-  if (cached !== undefined && recent === undefined) options.recent?.set(relative, read.size, read.modified, cached);
-  if (cached instanceof FormatError) return { ok: false, unreadable: cached };
-  if (cached !== undefined) return { ok: true, output: cached, size: read.size, modified: read.modified };
-  try {
-    // The worker's client loads with the first binary document, not at start-up.
-    const { readBinary } = await import("./extract.js");
-    const output = await readBinary(format, read.bytes, options.limits, options.timeLimitMs);
-    options.cache?.set(relative, read.size, read.modified, output);
-    options.recent?.set(relative, read.size, read.modified, output);
-    return { ok: true, output, size: read.size, modified: read.modified };
-  } catch (error) {
-    // What is not a FormatError is the reader's own failure, not a verdict about the file.
-    const unreadable = error instanceof FormatError ? error : new FormatError("reader-failed", error instanceof Error ? error.message : String(error));
-    // What the file is (a time-out included: it took that long on this machine, and takes as long
-    // again) is kept for the unchanged file; what happened to the reader is not (openTextCache).
-    options.cache?.set(relative, read.size, read.modified, unreadable);
-    if (isVerdict(unreadable)) options.recent?.set(relative, read.size, read.modified, unreadable);
-    return { ok: false, unreadable };
-  }
 }
