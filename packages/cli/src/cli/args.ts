@@ -290,7 +290,7 @@ export function parseCommandLine(argv: readonly string[], environment: LocaleEnv
     const ranking = values.ranking ?? SERVE_DEFAULTS.ranking;
     if (ranking !== "bm25" && ranking !== "rule") throw new UsageError(`--ranking must be bm25 or rule (got ${JSON.stringify(ranking)}).`);
     const language = values.language ?? "auto";
-    if (!LANGUAGE_CHOICES.includes(language)) throw new UsageError(`--language must be ${LANGUAGE_CHOICES.join(", ")} (got ${JSON.stringify(language)}).`);
+    if (!LANGUAGE_CHOICES.includes(language)) throw new UsageError(`--language must be ${LANGUAGE_CHOICES.slice(0, -1).join(", ")} or ${LANGUAGE_CHOICES.at(-1)} (got ${JSON.stringify(language)}).`);
     if (ranking === "rule" && values.language !== undefined) throw new UsageError("--language applies to --ranking bm25 only.");
     return {
       command: "serve",

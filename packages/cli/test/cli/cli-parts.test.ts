@@ -27,7 +27,7 @@ describe("parseCommandLine", () => {
     [["serve"], { command: "error", message: "serve needs a folder: mcp-search serve <dir>." }],
     [["serve", "docs", "--nope"], { command: "error", message: "Unknown option '--nope'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--nope\"." }],
     [["serve", "docs", "--locale", "fr"], { command: "error", message: '--locale must be pt-BR, en, es (got "fr").' }],
-    [["serve", "docs", "--limit", "-1"], { command: "error", message: '--limit must be a whole number of at least 0 (got "-1").' }],
+    [["serve", "docs", "--limit=-1"], { command: "error", message: '--limit must be a whole number of at least 0 (got "-1").' }],
     [["serve", "docs", "--http", "host:99999"], { command: "error", message: '--http takes [host:]port, such as 8787 or 127.0.0.1:8787 (got "host:99999").' }],
     [["serve", "docs", "--base-url", "ftp://x"], { command: "error", message: '--base-url must be an http or https URL (got "ftp://x").' }],
     [["publish"], { command: "error", message: 'unknown command "publish": use serve, demo or revoke.' }],
