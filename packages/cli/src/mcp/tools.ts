@@ -7,6 +7,7 @@ import { z } from "zod";
 import {
   DEFAULT_LIMIT,
   registerDeepResearchTools,
+  type CallbackContext,
   type ContractLocale,
   type FetchReply,
   type SearchReply,
@@ -151,14 +152,28 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
     return { results, extras: { structured: { summary, snippets, notes: vocabulary.vocabularyNotes(expanded) } } };
   }
 
+  // One refresh per fetch call: the factory hands `resolveId` and then `fetch` the same call
+  // context, and the second reuses the refresh the first started (each waits for the watch's
+  // events and stats every symbolic link).
+  const refreshes = new WeakMap<CallbackContext, Promise<FolderSnapshot>>();
+  function refreshFor(call: CallbackContext | undefined): Promise<FolderSnapshot> {
+    if (call === undefined) return folder.refresh();
+    let refreshed = refreshes.get(call);
+    if (refreshed === undefined) {
+      refreshed = folder.refresh();
+      refreshes.set(call, refreshed);
+    }
+    return refreshed;
+  }
+
   /** Any accepted spelling of an id (bare path, file:// URI, public url, "#1") → its canonical id. */
-  async function resolveId(id: string): Promise<string | null> {
-    const parsed = parseId(id, address, knownPaths(await folder.refresh()));
+  async function resolveId(id: string, call?: CallbackContext): Promise<string | null> {
+    const parsed = parseId(id, address, knownPaths(await refreshFor(call)));
     return parsed.ok ? documentId(parsed.relative, parsed.page) : null;
   }
 
-  async function fetch(id: string): Promise<FetchReply | null> {
-    const snapshot = await folder.refresh();
+  async function fetch(id: string, call?: CallbackContext): Promise<FetchReply | null> {
+    const snapshot = await refreshFor(call);
     const parsed = parseId(id, address, knownPaths(snapshot));
     if (!parsed.ok) return null;
     const indexed = snapshot.documents.get(parsed.relative);

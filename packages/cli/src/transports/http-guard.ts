@@ -258,10 +258,31 @@ function tokenMatches(header: string | undefined, expected: Buffer): boolean {
   return timingSafeEqual(digest(match?.[1] ?? ""), expected) && match !== null;
 }
 
-function refuse(res: ServerResponse, status: number, message: string): false {
-  res.writeHead(status, { "content-type": "application/json", connection: "close" });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+/**
+ * A JSON-RPC error as the HTTP transport's reply: the one writer of every refusal the transport
+ * makes itself (the guard's, the body's and the traffic control's, ./http-traffic.ts), before a
+ * request reaches the MCP handler. `id` is the refused message's id when it has one, else `null`;
+ * `close` asks the client to close the connection after it. Returns false, so that a check can
+ * `return writeJsonRpcError(…)`.
+ *
+ * @example
+ * writeJsonRpcError(res, 403, { code: -32000, message: "Invalid Host header" }, { close: true });
+ * // HTTP 403, connection: close, {"jsonrpc":"2.0","error":{"code":-32000,"message":"Invalid Host header"},"id":null}
+ */
+export function writeJsonRpcError(
+  res: ServerResponse,
+  status: number,
+  error: { readonly code: number; readonly message: string; readonly id?: string | number | null | undefined },
+  options: { readonly close?: boolean } = {},
+): false {
+  res.writeHead(status, { "content-type": "application/json", ...(options.close === true && { connection: "close" }) });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: error.code, message: error.message }, id: error.id ?? null }));
   return false;
+}
+
+/** A refusal of the guard (a generic server error, -32000), and the end of its connection. */
+function refuse(res: ServerResponse, status: number, message: string): false {
+  return writeJsonRpcError(res, status, { code: -32000, message }, { close: true });
 }
 
 /**
@@ -293,20 +314,17 @@ export async function readJsonBody(
   try {
     body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
   } catch {
-    res.writeHead(400, { "content-type": "application/json" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the body is not JSON" }, id: null }));
+    writeJsonRpcError(res, 400, { code: -32700, message: "Parse error: the body is not JSON" });
     return undefined;
   }
   if (Array.isArray(body) && body.length > limits.maxBatch) {
-    res.writeHead(400, { "content-type": "application/json" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid Request: a batch holds at most ${limits.maxBatch} messages` }, id: null }));
+    writeJsonRpcError(res, 400, { code: -32600, message: `Invalid Request: a batch holds at most ${limits.maxBatch} messages` });
     return undefined;
   }
   for (const message of Array.isArray(body) ? body : [body]) {
     const refusal = checkMessage(message);
     if (refusal === undefined) continue;
-    res.writeHead(400, { "content-type": "application/json" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", id: refusal.id, error: { code: refusal.code, message: refusal.message } }));
+    writeJsonRpcError(res, 400, refusal);
     return undefined;
   }
   return { body };

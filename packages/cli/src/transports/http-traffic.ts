@@ -34,7 +34,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import type { HttpLimits } from "./http-guard.js";
+import { writeJsonRpcError, type HttpLimits } from "./http-guard.js";
 
 /** What is known of one open connection. */
 interface Connection {
@@ -243,8 +243,7 @@ export function createTrafficControl(server: Server, limits: HttpLimits): Traffi
 function answer(req: IncomingMessage, res: ServerResponse, status: number, message: string, maxBodyBytes: number): false {
   const send = () => {
     if (res.destroyed || res.writableEnded) return;
-    res.writeHead(status, { "content-type": "application/json", connection: "close" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+    writeJsonRpcError(res, status, { code: -32000, message }, { close: true });
   };
   if (req.complete) {
     send();

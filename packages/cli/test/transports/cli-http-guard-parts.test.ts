@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createRequestGuard, HTTP_LIMITS, isLoopbackAddress, readJsonBody, type RequestGuardOptions } from "../../src/transports/http-guard.js";
+import { createRequestGuard, HTTP_LIMITS, isLoopbackAddress, readJsonBody, writeJsonRpcError, type RequestGuardOptions } from "../../src/transports/http-guard.js";
 
 /**
  * The HTTP guard's decisions, in process on plain request and response objects: no socket, so
@@ -337,9 +337,20 @@ describe("readJsonBody", () => {
       expect(written).toStrictEqual({
         status: 400,
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 7, error: { code: -32600, message: "Invalid Request: params must be an object." } }),
+        body: JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: params must be an object." }, id: 7 }),
       });
     }
+  });
+});
+
+describe("writeJsonRpcError", () => {
+  it.each([
+    [{ code: -32000, message: "busy" }, {}, 503, { "content-type": "application/json" }, '{"jsonrpc":"2.0","error":{"code":-32000,"message":"busy"},"id":null}'],
+    [{ code: -32600, message: "bad", id: 7 }, { close: true }, 400, { "content-type": "application/json", connection: "close" }, '{"jsonrpc":"2.0","error":{"code":-32600,"message":"bad"},"id":7}'],
+  ])("writes %j (%j) as one JSON-RPC error reply", (error, options, status, headers, body) => {
+    const { res, written } = recorder();
+    expect(writeJsonRpcError(res, status, error, options)).toBe(false);
+    expect(written).toStrictEqual({ status, headers, body });
   });
 });
 
