@@ -9,7 +9,7 @@ import { openTextCache } from "../../src/folder/text-cache.js";
 import { FormatError, isVerdict, loadParser } from "../../src/formats/types.js";
 
 /**
- * The extracted-text cache (../../src/formats/binary-file.ts) under the folder snapshot's rules
+ * The extracted-text cache (../../src/folder/text-cache.ts, read by ../../src/folder/binary-file.ts) under the folder snapshot's rules
  * (issue 41, findings 1, 3 and 4): nothing planted at an entry's name is followed or waited on, a
  * forged entry is refused by its shape, a time-out is kept as the file's verdict, and a failure of
  * the reader itself never is.
