@@ -221,7 +221,10 @@ export class FolderIndexer {
   /**
    * Builds the index again from the files, in one pass: every file is read again and the whole
    * index made by one `createIndex`, without the updates one file at a time that the failure may
-   * have come from. Searches meanwhile answer from what is indexed so far, as in a first indexing.
+   * have come from. Searches meanwhile wait for it: a rebuild runs inside a refresh of the folder
+   * (./folder.ts), every tool call refreshes first, and a refresh waits for the one under way, so
+   * it answers from the rebuilt index. Only `snapshot` read without a refresh sees the index
+   * being rebuilt, empty until the walk is done.
    */
   async rebuild(): Promise<void> {
     this.mustRebuild = false;
