@@ -13,10 +13,19 @@
  * process) while indexing, in the 6 s after it (the compaction in slices and the memory-reducing
  * collection), and around the edits, next to the slowest search answer sent every 50 ms in those 6 s.
  *
+ * A second part serves a folder of PDF_BENCH_FILES (default 200) manual pages rendered to PDF by
+ * groff (`apt-get install groff`), waits until every text is extracted, then sends searches and
+ * fetches that each reach PDFs outside the 32 documents the server keeps loaded. It reads the
+ * bytes the server process read during each call from `/proc/<pid>/io` (`rchar`: every read,
+ * the requests on stdin included), so a call that reads a PDF shows it, and prints the median
+ * search and fetch times. With MCP_SEARCH_BEFORE_BIN set to another build's bin (an earlier
+ * commit's, built in a `git worktree`), it measures that bin the same way in the same run.
+ *
  * Needs a build first (`npm run build -w @sbissoli/mcp-search-cli`, or any test run). Run:
- * `npx vitest bench --run packages/cli/bench/scale.bench.ts`.
+ * `npx vitest bench --run packages/cli/bench/scale.bench.ts`; SCALE_BENCH_PARTS=pdfs (or
+ * markdown) runs one part only.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -152,8 +161,10 @@ async function latency(served: Served, change: () => void, query: string, reflec
 let root = "";
 let cache = "";
 const rows: [string, string, string][] = [];
+const PARTS = (process.env["SCALE_BENCH_PARTS"] ?? "markdown,pdfs").split(",");
 
 beforeAll(async () => {
+  if (!PARTS.includes("markdown")) return;
   const missing = ensurePackages((line) => console.log(line));
   if (missing !== undefined) {
     console.log(`scale bench skipped: ${missing}`);
@@ -240,6 +251,111 @@ beforeAll(async () => {
 afterAll(() => {
   if (root !== "") rmSync(root, { recursive: true, force: true });
   if (cache !== "") rmSync(cache, { recursive: true, force: true });
+});
+
+const PDF_FILES = Number(process.env["PDF_BENCH_FILES"] ?? 200);
+const MAN_PAGES = "/usr/share/man/man1";
+
+/**
+ * PDF_FILES manual pages of section 1, spread over the installed ones, each rendered to PDF by
+ * groff as `man -Tpdf` does. Returns the PDFs' names (without ".pdf"), or why there are none.
+ */
+function buildPdfFolder(folder: string): string[] | string {
+  if (spawnSync("groff", ["-Tpdf", "-v"]).status !== 0 || !existsSync(MAN_PAGES)) return "needs groff with its PDF device and manual pages (apt-get install groff manpages)";
+  const pages = readdirSync(MAN_PAGES).filter((name) => /^[a-z][a-z0-9-]*\.1\.gz$/.test(name)).sort();
+  const names: string[] = [];
+  for (let i = 0; i < pages.length && names.length < PDF_FILES; i += Math.max(1, Math.floor(pages.length / (PDF_FILES * 1.5)))) {
+    const page = pages[i] as string;
+    const name = page.replace(/\.1\.gz$/, "");
+    const pdf = spawnSync("sh", ["-c", `zcat "${MAN_PAGES}/${page}" | groff -man -Tpdf`], { maxBuffer: 64 << 20 });
+    if (pdf.status !== 0 || pdf.stdout.length < 2000) continue;
+    writeFileSync(join(folder, `${name}.pdf`), pdf.stdout);
+    names.push(name);
+  }
+  return names;
+}
+
+/** The bytes the process has read so far, by every read call (`rchar` of /proc/<pid>/io). */
+function bytesRead(served: StdioBin): number {
+  return Number(/rchar:\s+(\d+)/.exec(readFileSync(`/proc/${served.child.pid}/io`, "utf8"))?.[1] ?? Number.NaN);
+}
+
+/** The median of some numbers. */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** One bin's searches and fetches over the PDF folder, each with its time and the bytes read meanwhile. */
+async function measurePdfs(bin: string | undefined, folder: string, names: readonly string[]): Promise<{ searchMs: number; fetchMs: number; searchBytes: number[]; fetchBytes: number[]; indexMs: number }> {
+  const textCache = mkdtempSync(join(tmpdir(), "mcp-search-pdf-cache-"));
+  const served = new Served(["serve", folder, "--locale", "en", "--cache", textCache], bin === undefined ? {} : { bin });
+  try {
+    await served.open();
+    const indexMs = await served.untilComplete();
+    // Every PDF's text is now extracted, kept in memory and under --cache.
+    const searchTimes: number[] = [];
+    const searchBytes: number[] = [];
+    // Each search is one page's name: its results reach PDFs well beyond the 32 kept loaded.
+    for (const name of names.slice(0, 60)) {
+      const before = bytesRead(served);
+      const sent = performance.now();
+      await served.answer(name.replace(/-/g, " "));
+      searchTimes.push(performance.now() - sent);
+      searchBytes.push(bytesRead(served) - before);
+    }
+    const fetchTimes: number[] = [];
+    const fetchBytes: number[] = [];
+    // Fetched in an order no search used last, so most are outside the 32 kept loaded.
+    for (const name of [...names].reverse().slice(0, 100)) {
+      const before = bytesRead(served);
+      const sent = performance.now();
+      const reply = await served.request("tools/call", { name: "fetch", arguments: { id: `doc:${name}.pdf` } });
+      fetchTimes.push(performance.now() - sent);
+      fetchBytes.push(bytesRead(served) - before);
+      if ((reply["result"] as { isError?: boolean } | undefined)?.isError === true) throw new Error(`fetch of ${name}.pdf failed`);
+    }
+    return { searchMs: median(searchTimes), fetchMs: median(fetchTimes), searchBytes, fetchBytes, indexMs };
+  } finally {
+    served.close();
+    rmSync(textCache, { recursive: true, force: true });
+  }
+}
+
+let pdfRoot = "";
+
+beforeAll(async () => {
+  if (!PARTS.includes("pdfs")) return;
+  if (!existsSync(BIN)) execFileSync("npm", ["run", "build", "-w", "@sbissoli/mcp-search-cli"], { stdio: "ignore" });
+  pdfRoot = mkdtempSync(join(tmpdir(), "mcp-search-scale-pdfs-"));
+  const names = buildPdfFolder(pdfRoot);
+  if (typeof names === "string") {
+    console.log(`scale bench, PDFs: skipped: ${names}`);
+    return;
+  }
+  const sizes = names.map((name) => statSync(join(pdfRoot, `${name}.pdf`)).size);
+  const smallest = Math.min(...sizes);
+  const before = process.env["MCP_SEARCH_BEFORE_BIN"];
+  // The earlier build first, then this one, on the same folder.
+  const measured = [...(before === undefined ? [] : [["before", await measurePdfs(before, pdfRoot, names)] as const]), ["this build", await measurePdfs(undefined, pdfRoot, names)] as const];
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  const lines = measured.map(([label, m]) => {
+    const searchesReading = m.searchBytes.filter((bytes) => bytes >= smallest).length;
+    const fetchesReading = m.fetchBytes.filter((bytes) => bytes >= smallest).length;
+    return `| ${label} | ${Math.round(m.indexMs)} ms | ${m.searchMs.toFixed(1)} ms | ${kb(median(m.searchBytes))} (most ${kb(Math.max(...m.searchBytes))}) | ${searchesReading} of ${m.searchBytes.length} | ${m.fetchMs.toFixed(1)} ms | ${kb(median(m.fetchBytes))} (most ${kb(Math.max(...m.fetchBytes))}) | ${fetchesReading} of ${m.fetchBytes.length} |`;
+  });
+  console.log(
+    [
+      `scale bench, PDFs: ${names.length} manual pages as PDF (groff), ${(sizes.reduce((a, b) => a + b, 0) / 2 ** 20).toFixed(1)} MB, the smallest ${kb(smallest)}; texts cached (in memory and --cache)`,
+      "| bin | full index | search p50 | bytes read per search, median | searches that read a PDF's worth | fetch p50 | bytes read per fetch, median | fetches that read a PDF's worth |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      ...lines,
+    ].join("\n"),
+  );
+}, 1_800_000);
+
+afterAll(() => {
+  if (pdfRoot !== "") rmSync(pdfRoot, { recursive: true, force: true });
 });
 
 describe("mcp-search serve at scale", () => {

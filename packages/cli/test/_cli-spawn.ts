@@ -98,9 +98,13 @@ export class StdioBin {
   private readonly waiting = new Map<number, (message: Record<string, unknown>) => void>();
   private id = 0;
 
-  /** `env` replaces the inherited environment, as a host that starts the server with its own does. */
-  constructor(args: readonly string[], options: { readonly env?: NodeJS.ProcessEnv } = {}) {
-    this.child = spawn(process.execPath, [BIN, ...args], { stdio: ["pipe", "pipe", "pipe"], ...options });
+  /**
+   * `env` replaces the inherited environment, as a host that starts the server with its own does;
+   * `bin` is another build of the bin (a bench compares this build with an earlier one's).
+   */
+  constructor(args: readonly string[], options: { readonly env?: NodeJS.ProcessEnv; readonly bin?: string } = {}) {
+    const { bin = BIN, ...spawnOptions } = options;
+    this.child = spawn(process.execPath, [bin, ...args], { stdio: ["pipe", "pipe", "pipe"], ...spawnOptions });
     this.child.stderr.setEncoding("utf8").on("data", (chunk: string) => this.stderr.push(...chunk.split("\n").filter(Boolean)));
     this.child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       this.buffer += chunk;
