@@ -15,7 +15,7 @@ export const SLOWEST_FILES: readonly string[] = [
   "packages/cli/test/formats/cli-formats.test.ts",
   "packages/cli/test/folder/cli-containment.test.ts",
   "test/sql/ranked-query.test.ts",
-  "packages/cli/test/mcp/cli-resources.test.ts",
+  "packages/cli/test/mcp/resources.test.ts",
   "packages/cli/test/mcp/cli-resources-e2e.test.ts",
   "test/regex-safety.test.ts",
   "packages/cli/test/transports/cli-http-hostile.test.ts",

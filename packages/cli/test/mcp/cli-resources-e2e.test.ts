@@ -97,7 +97,7 @@ function countNotifications(client: Client): { count: () => number; first: Promi
  * duplicate of the notification, sent with it, arrives before that reply. The bin runs in a child,
  * where no fake clock reaches, so this waits on the events rather than for a quiet time; that a
  * burst gets one notification after its quiet period is pinned on a fake clock in
- * cli-resources.test.ts.
+ * resources.test.ts.
  */
 async function editAndSettle(client: Client, notifications: ReturnType<typeof countNotifications>, stamp: string): Promise<number> {
   await Promise.all([

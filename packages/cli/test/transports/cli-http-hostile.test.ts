@@ -237,7 +237,7 @@ describe("the request guard's boundaries", () => {
     expect((await post(port, { host: `localhost:${port}` })).status).toBe(200);
   });
 
-  // isLoopbackAddress itself, address by address: ./cli-http-guard-parts.test.ts.
+  // isLoopbackAddress itself, address by address: ./http-guard.test.ts.
 });
 
 describe("timed limits, in process with shortened limits", () => {
