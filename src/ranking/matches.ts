@@ -62,6 +62,11 @@ export function forEachRuleWord(text: string, visit: Visit): void {
  * // visits "las" 0 3, then "luces" 4 9
  */
 export function forEachFoldedWord(text: string, segmentation: Segmentation, visit: Visit): void {
+  if (ASCII.test(text)) {
+    // An ASCII run of [A-Za-z0-9] folds to its lower case and is one word (two characters or more).
+    forEachRun(text, (run, start) => run.length < 2 || visit(run.toLowerCase(), start, start + run.length));
+    return;
+  }
   forEachRun(text, (run, start) => {
     let go = true;
     const folded = foldText(run);
