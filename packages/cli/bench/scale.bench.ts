@@ -286,39 +286,69 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** One bin's searches and fetches over the PDF folder, each with its time and the bytes read meanwhile. */
-async function measurePdfs(bin: string | undefined, folder: string, names: readonly string[]): Promise<{ searchMs: number; fetchMs: number; searchBytes: number[]; fetchBytes: number[]; indexMs: number }> {
-  const textCache = mkdtempSync(join(tmpdir(), "mcp-search-pdf-cache-"));
-  const served = new Served(["serve", folder, "--locale", "en", "--cache", textCache], bin === undefined ? {} : { bin });
+/** What one bin did over the PDF folder: its indexing time, and each call's time and bytes read. */
+interface PdfMeasures {
+  readonly indexMs: number;
+  readonly searchMs: number[];
+  readonly searchBytes: number[];
+  readonly fetchMs: number[];
+  readonly fetchBytes: number[];
+}
+
+/**
+ * Every bin's searches and fetches over the PDF folder. Each bin indexes the folder in turn (with
+ * `--cache`, in a folder of its own); then the calls alternate between the bins, the same call to
+ * each, their order swapped at every call, so that a machine busy with other work slows each bin
+ * alike.
+ */
+async function measurePdfs(bins: readonly (string | undefined)[], folder: string, names: readonly string[]): Promise<PdfMeasures[]> {
+  const caches = bins.map(() => mkdtempSync(join(tmpdir(), "mcp-search-pdf-cache-")));
+  const servers: Served[] = [];
   try {
-    await served.open();
-    const indexMs = await served.untilComplete();
-    // Every PDF's text is now extracted, kept in memory and under --cache.
-    const searchTimes: number[] = [];
-    const searchBytes: number[] = [];
+    const measures = [];
+    for (const [n, bin] of bins.entries()) {
+      const served = new Served(["serve", folder, "--locale", "en", "--cache", caches[n] as string], bin === undefined ? {} : { bin });
+      servers.push(served);
+      await served.open();
+      // Every PDF's text is then extracted, kept in memory and under --cache.
+      measures.push({ indexMs: await served.untilComplete(), searchMs: [] as number[], searchBytes: [] as number[], fetchMs: [] as number[], fetchBytes: [] as number[] });
+    }
+    const timed = async (served: Served, call: () => Promise<unknown>, ms: number[], bytes: number[]) => {
+      const before = bytesRead(served);
+      const sent = performance.now();
+      await call();
+      ms.push(performance.now() - sent);
+      bytes.push(bytesRead(served) - before);
+    };
+    const order = (turn: number) => (turn % 2 === 0 ? [...servers.keys()] : [...servers.keys()].reverse());
     // Each search is one page's name: its results reach PDFs well beyond the 32 kept loaded.
-    for (const name of names.slice(0, 60)) {
-      const before = bytesRead(served);
-      const sent = performance.now();
-      await served.answer(name.replace(/-/g, " "));
-      searchTimes.push(performance.now() - sent);
-      searchBytes.push(bytesRead(served) - before);
+    for (const [turn, name] of names.slice(0, 60).entries()) {
+      for (const n of order(turn)) {
+        const served = servers[n] as Served;
+        const measure = measures[n] as (typeof measures)[number];
+        await timed(served, () => served.answer(name.replace(/-/g, " ")), measure.searchMs, measure.searchBytes);
+      }
     }
-    const fetchTimes: number[] = [];
-    const fetchBytes: number[] = [];
     // Fetched in an order no search used last, so most are outside the 32 kept loaded.
-    for (const name of [...names].reverse().slice(0, 100)) {
-      const before = bytesRead(served);
-      const sent = performance.now();
-      const reply = await served.request("tools/call", { name: "fetch", arguments: { id: `doc:${name}.pdf` } });
-      fetchTimes.push(performance.now() - sent);
-      fetchBytes.push(bytesRead(served) - before);
-      if ((reply["result"] as { isError?: boolean } | undefined)?.isError === true) throw new Error(`fetch of ${name}.pdf failed`);
+    for (const [turn, name] of [...names].reverse().slice(0, 100).entries()) {
+      for (const n of order(turn)) {
+        const served = servers[n] as Served;
+        const measure = measures[n] as (typeof measures)[number];
+        await timed(
+          served,
+          async () => {
+            const reply = await served.request("tools/call", { name: "fetch", arguments: { id: `doc:${name}.pdf` } });
+            if ((reply["result"] as { isError?: boolean } | undefined)?.isError === true) throw new Error(`fetch of ${name}.pdf failed`);
+          },
+          measure.fetchMs,
+          measure.fetchBytes,
+        );
+      }
     }
-    return { searchMs: median(searchTimes), fetchMs: median(fetchTimes), searchBytes, fetchBytes, indexMs };
+    return measures;
   } finally {
-    served.close();
-    rmSync(textCache, { recursive: true, force: true });
+    for (const served of servers) served.close();
+    for (const cache of caches) rmSync(cache, { recursive: true, force: true });
   }
 }
 
@@ -336,13 +366,13 @@ beforeAll(async () => {
   const sizes = names.map((name) => statSync(join(pdfRoot, `${name}.pdf`)).size);
   const smallest = Math.min(...sizes);
   const before = process.env["MCP_SEARCH_BEFORE_BIN"];
-  // The earlier build first, then this one, on the same folder.
-  const measured = [...(before === undefined ? [] : [["before", await measurePdfs(before, pdfRoot, names)] as const]), ["this build", await measurePdfs(undefined, pdfRoot, names)] as const];
+  const labels = [...(before === undefined ? [] : ["before"]), "this build"];
+  const measured = await measurePdfs([...(before === undefined ? [] : [before]), undefined], pdfRoot, names);
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-  const lines = measured.map(([label, m]) => {
+  const lines = measured.map((m, n) => {
     const searchesReading = m.searchBytes.filter((bytes) => bytes >= smallest).length;
     const fetchesReading = m.fetchBytes.filter((bytes) => bytes >= smallest).length;
-    return `| ${label} | ${Math.round(m.indexMs)} ms | ${m.searchMs.toFixed(1)} ms | ${kb(median(m.searchBytes))} (most ${kb(Math.max(...m.searchBytes))}) | ${searchesReading} of ${m.searchBytes.length} | ${m.fetchMs.toFixed(1)} ms | ${kb(median(m.fetchBytes))} (most ${kb(Math.max(...m.fetchBytes))}) | ${fetchesReading} of ${m.fetchBytes.length} |`;
+    return `| ${labels[n] ?? ""} | ${Math.round(m.indexMs)} ms | ${median(m.searchMs).toFixed(1)} ms | ${kb(median(m.searchBytes))} (most ${kb(Math.max(...m.searchBytes))}) | ${searchesReading} of ${m.searchBytes.length} | ${median(m.fetchMs).toFixed(1)} ms | ${kb(median(m.fetchBytes))} (most ${kb(Math.max(...m.fetchBytes))}) | ${fetchesReading} of ${m.fetchBytes.length} |`;
   });
   console.log(
     [
