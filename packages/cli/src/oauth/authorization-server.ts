@@ -24,7 +24,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { OAuthError, OAuthErrorCode, bearerAuthChallengeResponse, buildOAuthProtectedResourceMetadata, getOAuthProtectedResourceMetadataUrl, verifyBearerToken, type AuthInfo } from "@modelcontextprotocol/server";
-import type { ContractLocale } from "@sbissoli/mcp-search";
+import type { Locale } from "@sbissoli/mcp-search";
 import { consentTexts, renderConsentPage, renderErrorPage } from "./consent-page.js";
 import { digestToken, isCodeChallenge, randomToken, sameDigest, secretMatches, signAccessToken, verifierMatches, verifyAccessToken, type SecretHash } from "./credentials.js";
 import { createWindowCounter } from "./rate-limit.js";
@@ -101,7 +101,7 @@ interface AuthorizationServerOptions {
   /** The scrypt hash of the owner's secret (./owner-secret.ts). */
   readonly ownerSecret: SecretHash;
   /** The consent page's language. */
-  readonly locale: ContractLocale;
+  readonly locale: Locale;
   /** The folders the consent page names. */
   readonly folders: readonly string[];
   readonly log: (line: string) => void;

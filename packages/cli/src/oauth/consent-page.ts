@@ -4,7 +4,7 @@
  * Plain HTML with a form: it works without JavaScript, and its one stylesheet (inline, allowed by
  * a nonce) reads well on a phone. It speaks the server's locale. Every value shown is escaped.
  */
-import type { ContractLocale } from "@sbissoli/mcp-search";
+import type { Locale } from "@sbissoli/mcp-search";
 
 /** The words of the page, one table per locale. */
 interface ConsentTexts {
@@ -27,7 +27,7 @@ interface ConsentTexts {
   readonly badRedirect: string;
 }
 
-const TEXTS: Record<ContractLocale, ConsentTexts> = {
+const TEXTS: Record<Locale, ConsentTexts> = {
   "pt-BR": {
     lang: "pt-BR",
     title: "Autorizar acesso aos seus documentos",
@@ -88,13 +88,13 @@ const TEXTS: Record<ContractLocale, ConsentTexts> = {
 };
 
 /** The texts of `locale`. */
-export function consentTexts(locale: ContractLocale): ConsentTexts {
+export function consentTexts(locale: Locale): ConsentTexts {
   return TEXTS[locale];
 }
 
 /** What the consent form shows and carries. */
 interface ConsentView {
-  readonly locale: ContractLocale;
+  readonly locale: Locale;
   readonly clientName: string | undefined;
   /** The host the client's redirect URI returns to. */
   readonly returnHost: string;
@@ -140,7 +140,7 @@ button{flex:1;font-size:1.05rem;padding:.8rem;border-radius:8px;border:1px solid
 `;
 
 /** The page's common frame. */
-function frame(locale: ContractLocale, title: string, nonce: string, body: string): string {
+function frame(locale: Locale, title: string, nonce: string, body: string): string {
   const texts = TEXTS[locale];
   return `<!doctype html>
 <html lang="${texts.lang}">
@@ -204,7 +204,7 @@ ${notice}<p><span class="client">${escapeHtml(view.clientName ?? texts.unnamed)}
  * @example
  * renderErrorPage("en", "The client is not registered.", nonce); // => "<!doctype html>…"
  */
-export function renderErrorPage(locale: ContractLocale, message: string, nonce: string): string {
+export function renderErrorPage(locale: Locale, message: string, nonce: string): string {
   const texts = TEXTS[locale];
   return frame(locale, texts.errorTitle, nonce, `<h1>${escapeHtml(texts.errorTitle)}</h1>\n<div class="card"><p>${escapeHtml(message)}</p></div>`);
 }

@@ -5,7 +5,7 @@
 import { createAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
 import { configuredSecret, settleOwnerSecret } from "./owner-secret.js";
 import { openStateStore } from "./state.js";
-import type { ContractLocale } from "@sbissoli/mcp-search";
+import type { Locale } from "@sbissoli/mcp-search";
 
 /** What {@link prepareOAuth} needs. */
 interface OAuthSetup {
@@ -14,7 +14,7 @@ interface OAuthSetup {
   readonly ownerSecretFile?: string | undefined;
   /** Where `MCP_SEARCH_OWNER_SECRET` is read. */
   readonly environment: Readonly<Record<string, string | undefined>>;
-  readonly locale: ContractLocale;
+  readonly locale: Locale;
   /** The folders the consent page names. */
   readonly folders: readonly string[];
   /** True behind `--public-url`: the proxy's `X-Forwarded-For` names the client. */
