@@ -19,7 +19,8 @@
  * bytes the server process read during each call from `/proc/<pid>/io` (`rchar`: every read,
  * the requests on stdin included), so a call that reads a PDF shows it, and prints the median
  * search and fetch times. With MCP_SEARCH_BEFORE_BIN set to another build's bin (an earlier
- * commit's, built in a `git worktree`), it measures that bin the same way in the same run.
+ * commit's, built in a `git worktree`), or to several as "label=path,label=path", it measures
+ * each the same way in the same run.
  *
  * Needs a build first (`npm run build -w @sbissoli/mcp-search-cli`, or any test run). Run:
  * `npx vitest bench --run packages/cli/bench/scale.bench.ts`; SCALE_BENCH_PARTS=pdfs (or
@@ -365,9 +366,10 @@ beforeAll(async () => {
   }
   const sizes = names.map((name) => statSync(join(pdfRoot, `${name}.pdf`)).size);
   const smallest = Math.min(...sizes);
-  const before = process.env["MCP_SEARCH_BEFORE_BIN"];
-  const labels = [...(before === undefined ? [] : ["before"]), "this build"];
-  const measured = await measurePdfs([...(before === undefined ? [] : [before]), undefined], pdfRoot, names);
+  // MCP_SEARCH_BEFORE_BIN: one bin, or several as "label=path,label=path".
+  const earlier = (process.env["MCP_SEARCH_BEFORE_BIN"] ?? "").split(",").filter((item) => item !== "").map((item) => (item.includes("=") ? item.split("=", 2) : ["before", item]) as [string, string]);
+  const labels = [...earlier.map(([label]) => label), "this build"];
+  const measured = await measurePdfs([...earlier.map(([, bin]) => bin), undefined], pdfRoot, names);
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   const lines = measured.map((m, n) => {
     const searchesReading = m.searchBytes.filter((bytes) => bytes >= smallest).length;
