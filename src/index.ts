@@ -36,6 +36,7 @@ export { createIndex, loadIndex, normalizeText } from "./ranking/create-index.js
 export type { IndexEntry, IndexOptions, IndexRanking, LoadIndexOptions, QueryMatcher, SearchIndex, SearchOptions, TextMatch } from "./ranking/create-index.js";
 export { tokenize } from "./ranking/rule.js";
 export type { Stemmers } from "./ranking/analysis/analyze.js";
+export type { LanguageDetector } from "./ranking/analysis/language.js";
 
 // Languages
 export { LANGUAGES } from "./languages/index.js";

@@ -1,19 +1,25 @@
 /**
- * The languages the library reads: one module per language (./pt.ts, ./es.ts, ./en.ts) holding
+ * The languages the library reads: one module per language (./pt.ts, ./es.ts, ./en.ts, ./ru.ts, …) holding
  * all its word lists and plural rules, registered in one table. The `Language` type, `LANGUAGES`,
  * BM25's analysis and detection, `createIndex`'s options and the vocabulary follow from that
  * table. To add a language, write its module and add one line to `RULES`.
  */
+import { de } from "./de.js";
+import { el } from "./el.js";
 import { en } from "./en.js";
 import { es } from "./es.js";
+import { fr } from "./fr.js";
+import { it } from "./it.js";
 import { pt } from "./pt.js";
+import { ru } from "./ru.js";
+import { uk } from "./uk.js";
 import type { LanguageRules } from "./types.js";
 
 /**
  * Every language, in the fixed order a query is analysed in. An index snapshot records each
  * entry's language by its place here: add a language at the end.
  */
-const RULES = { pt, es, en } as const satisfies Record<string, LanguageRules>;
+const RULES = { pt, es, en, ru, uk, el, de, fr, it } as const satisfies Record<string, LanguageRules>;
 
 /**
  * A language the library reads with its own stopwords and plural rules: the language of a
@@ -31,7 +37,7 @@ export type Language = keyof typeof RULES;
  * Every language, in the order a query is analysed in.
  *
  * @example
- * LANGUAGES; // => ["pt", "es", "en"]
+ * LANGUAGES; // => ["pt", "es", "en", "ru", "uk", "el", "de", "fr", "it"]
  */
 export const LANGUAGES = Object.freeze(Object.keys(RULES)) as readonly Language[];
 

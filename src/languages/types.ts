@@ -43,3 +43,6 @@ export const wordSet = (...lists: readonly (readonly string[])[]): ReadonlySet<s
 
 /** The words of a space-separated string. */
 export const words = (list: string): readonly string[] => list.split(" ");
+
+/** A word kept as it is: the plural folding and the singular of a language that has none of its own. */
+export const keepWord = (word: string): string => word;

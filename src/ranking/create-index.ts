@@ -11,6 +11,7 @@ import { checkLimit } from "../contract/limit.js";
 import { McpSearchError } from "../errors.js";
 import { isLanguage, LANGUAGES, type Language } from "../languages/index.js";
 import type { Stemmers } from "./analysis/analyze.js";
+import type { LanguageDetector } from "./analysis/language.js";
 import { BM25_DEFAULTS, createBm25Core } from "./bm25.js";
 import type { ByteReader, ByteWriter } from "./bytes.js";
 import { Collection, selectTop, type AnalyzedQuery, type QueryMatcher, type RankingCore, type TextMatch } from "./entries.js";
@@ -239,7 +240,7 @@ export interface IndexOptions {
   readonly ranking?: IndexRanking;
   /**
    * BM25 only: the language of the entries, for stopwords and plural folding. `"auto"` detects
-   * each entry's language from its title and text (Portuguese, Spanish or English), and uses
+   * each entry's language from its title and text (among `LANGUAGES`), and uses
    * `fallbackLanguage` when unsure. A query is analysed in every language the index holds, so it
    * meets entries in each. Words of every script are indexed whatever the language (see
    * docs/performance.md, "Languages"). A language code, `"pt"`, not a locale such as `"pt-BR"`:
@@ -258,6 +259,13 @@ export interface IndexOptions {
    * @default undefined (each language's plural folding)
    */
   readonly stemmers?: Stemmers | undefined;
+  /**
+   * BM25 only: the language detector `"auto"` asks first; its answer counts when it names one of
+   * `LANGUAGES`, else the library's own markers decide. The folder server passes eld's. A
+   * snapshot records its `name`, and {@link loadIndex} needs a detector of that name back.
+   * @default undefined (the markers alone)
+   */
+  readonly detector?: LanguageDetector | undefined;
 }
 
 /**
@@ -269,6 +277,8 @@ export interface IndexOptions {
 export interface LoadIndexOptions {
   /** The stemmers the index was built with, when it was built with some. @default undefined */
   readonly stemmers?: Stemmers | undefined;
+  /** The language detector the index was built with, when it was built with one. @default undefined */
+  readonly detector?: LanguageDetector | undefined;
 }
 
 /**
@@ -276,7 +286,7 @@ export interface LoadIndexOptions {
  * `loadIndex` does not check its own: the folder server hands it createIndex's options, whose
  * languages the snapshot already records.
  */
-const INDEX_OPTION_NAMES = optionNames<IndexOptions>()(["ranking", "language", "fallbackLanguage", "stemmers"]);
+const INDEX_OPTION_NAMES = optionNames<IndexOptions>()(["ranking", "language", "fallbackLanguage", "stemmers", "detector"]);
 
 /**
  * Throws `McpSearchError` naming an option `caller` does not know, and the closest it does:
@@ -286,6 +296,15 @@ function checkOptionNames(caller: string, options: unknown, known: readonly stri
   if (typeof options !== "object" || options === null) throw new McpSearchError(`${caller}: the options must be an object, not ${describeReceived(options)}.`);
   const unknown = unknownOption(options, known);
   if (unknown !== undefined) throw new McpSearchError(`${caller}: ${unknownOptionMessage(unknown, known)}`);
+}
+
+/** Throws `McpSearchError` unless `detector` is undefined or a name and a `detect` function. */
+function checkDetector(detector: unknown): void {
+  if (detector === undefined) return;
+  const { name, detect } = (detector ?? {}) as { name?: unknown; detect?: unknown };
+  if (typeof detector !== "object" || detector === null || typeof name !== "string" || name === "" || typeof detect !== "function") {
+    throw new McpSearchError(`The option detector needs a non-empty string "name" and a function "detect" from a text to a language code, not ${describeReceived(detector)}.`);
+  }
 }
 
 /** Throws `McpSearchError` unless `stemmers` is undefined or a name and functions. */
@@ -519,7 +538,7 @@ function markRun(bytes: Uint8Array, from: number, to: number, previous: number, 
  */
 export function createIndex(entries: readonly IndexEntry[], indexOptions: IndexOptions = {}): SearchIndex {
   checkOptionNames("createIndex", indexOptions, INDEX_OPTION_NAMES);
-  const { ranking = "rule", language = "auto", fallbackLanguage = "en", stemmers } = indexOptions;
+  const { ranking = "rule", language = "auto", fallbackLanguage = "en", stemmers, detector } = indexOptions;
   if (ranking !== "rule" && ranking !== "bm25") throw new McpSearchError(`Unknown ranking ${JSON.stringify(ranking)}: use "rule" or "bm25".`);
   if (language !== "auto" && !isLanguage(language)) {
     throw new McpSearchError(`Unknown language ${JSON.stringify(language)}: use "auto", ${quoted(LANGUAGES)}.${localeHint(language)}`);
@@ -527,11 +546,12 @@ export function createIndex(entries: readonly IndexEntry[], indexOptions: IndexO
   if (!isLanguage(fallbackLanguage)) {
     throw new McpSearchError(`Unknown fallbackLanguage ${JSON.stringify(fallbackLanguage)}: use ${quoted(LANGUAGES)}.${localeHint(fallbackLanguage)}`);
   }
-  if (ranking === "rule" && (indexOptions.language !== undefined || indexOptions.fallbackLanguage !== undefined || stemmers !== undefined)) {
-    throw new McpSearchError(`The options language, fallbackLanguage and stemmers apply to ranking "bm25" only: the rule ranking reads every language alike.`);
+  if (ranking === "rule" && (indexOptions.language !== undefined || indexOptions.fallbackLanguage !== undefined || stemmers !== undefined || detector !== undefined)) {
+    throw new McpSearchError(`The options language, fallbackLanguage, stemmers and detector apply to ranking "bm25" only: the rule ranking reads every language alike.`);
   }
   checkStemmers(stemmers);
-  const collection = openCollection(ranking, { language, fallback: fallbackLanguage, stemmers });
+  checkDetector(detector);
+  const collection = openCollection(ranking, { language, fallback: fallbackLanguage, stemmers, detector });
   collection.addAll(entries);
   return indexOver(collection, ranking);
 }
@@ -548,7 +568,7 @@ function localeHint(value: unknown): string {
 }
 
 /** A new, empty collection of `ranking`, with BM25's languages. */
-function openCollection(ranking: IndexRanking, languages: { language: Language | "auto"; fallback: Language; stemmers: Stemmers | undefined }): Collection {
+function openCollection(ranking: IndexRanking, languages: { language: Language | "auto"; fallback: Language; stemmers: Stemmers | undefined; detector: LanguageDetector | undefined }): Collection {
   if (ranking === "rule") return new Collection(new RuleCore());
   return new Collection(createBm25Core({ ...BM25_DEFAULTS, analysis: { ...BM25_DEFAULTS.analysis, ...languages } }));
 }
@@ -600,9 +620,10 @@ function indexOver(collection: Collection, ranking: IndexRanking): SearchIndex {
  * loadIndex(new Uint8Array(8)); // throws McpSearchError: These bytes are not an index snapshot …
  */
 export function loadIndex(snapshot: Uint8Array, options: LoadIndexOptions = {}): SearchIndex {
-  const { stemmers } = options;
+  const { stemmers, detector } = options;
   checkStemmers(stemmers);
-  const { collection, ranking } = readSnapshot(snapshot, (name, settings) => (name === "rule" || name === "bm25" ? openCollection(name, { ...languagesOf(settings), stemmers }) : undefined));
+  checkDetector(detector);
+  const { collection, ranking } = readSnapshot(snapshot, (name, settings) => (name === "rule" || name === "bm25" ? openCollection(name, { ...languagesOf(settings), stemmers, detector }) : undefined));
   return indexOver(collection, ranking as IndexRanking);
 }
 

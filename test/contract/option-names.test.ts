@@ -51,7 +51,7 @@ describe("unknown option names are refused", () => {
 
   it("createIndex (and not loadIndex)", () => {
     expect(() => createIndex([], { rankng: "bm25" } as never)).toThrow(
-      new McpSearchError('createIndex: unknown option "rankng": did you mean "ranking"? The options are ranking, language, fallbackLanguage, stemmers.'),
+      new McpSearchError('createIndex: unknown option "rankng": did you mean "ranking"? The options are ranking, language, fallbackLanguage, stemmers, detector.'),
     );
     expect(() => createIndex([], { ranking: "bm25", locale: "pt-BR" } as never)).toThrow(/unknown option "locale": did you mean "language"\?/);
     // loadIndex takes createIndex's options as they are (the folder server passes them): the
@@ -83,9 +83,9 @@ describe("unknown option names are refused", () => {
 describe("locale and language", () => {
   it("createIndex tells a locale given as a language apart, naming the language code", () => {
     expect(() => createIndex([], { ranking: "bm25", language: "pt-BR" as never })).toThrow(
-      new McpSearchError('Unknown language "pt-BR": use "auto", "pt", "es", "en". "pt-BR" is a locale, the language of the text a server writes; the language of the entries is "pt".'),
+      new McpSearchError('Unknown language "pt-BR": use "auto", "pt", "es", "en", "ru", "uk", "el", "de", "fr", "it". "pt-BR" is a locale, the language of the text a server writes; the language of the entries is "pt".'),
     );
     expect(() => createIndex([], { ranking: "bm25", fallbackLanguage: "en-GB" as never })).toThrow(/the language of the entries is "en"\./);
-    expect(() => createIndex([], { ranking: "bm25", language: "fr" as never })).toThrow(new McpSearchError('Unknown language "fr": use "auto", "pt", "es", "en".'));
+    expect(() => createIndex([], { ranking: "bm25", language: "nl" as never })).toThrow(new McpSearchError('Unknown language "nl": use "auto", "pt", "es", "en", "ru", "uk", "el", "de", "fr", "it".'));
   });
 });

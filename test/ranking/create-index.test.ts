@@ -288,12 +288,12 @@ describe("createIndex: its option checks, and updates against a fresh build", ()
     ["a name that is no string", { name: 5 }],
   ])("refuses stemmers that are %s", (_kind, stemmers) => {
     expect(() => createIndex(entries, { ranking: "bm25", stemmers: stemmers as never })).toThrow(McpSearchError);
-    expect(() => createIndex(entries, { ranking: "bm25", stemmers: stemmers as never })).toThrow(/^The option stemmers needs a non-empty string "name" and a function per language \("pt", "es", "en"\), not /);
+    expect(() => createIndex(entries, { ranking: "bm25", stemmers: stemmers as never })).toThrow(/^The option stemmers needs a non-empty string "name" and a function per language \("pt", "es", "en", "ru", "uk", "el", "de", "fr", "it"\), not /);
   });
 
   it.each([{ language: "pt" }, { fallbackLanguage: "pt" }, { stemmers: { name: "s" } }] as const)("refuses %j with the rule ranking", (options) => {
     expect(() => createIndex(entries, options)).toThrow(
-      new McpSearchError('The options language, fallbackLanguage and stemmers apply to ranking "bm25" only: the rule ranking reads every language alike.'),
+      new McpSearchError('The options language, fallbackLanguage, stemmers and detector apply to ranking "bm25" only: the rule ranking reads every language alike.'),
     );
   });
 
@@ -310,8 +310,8 @@ describe("createIndex: its option checks, and updates against a fresh build", ()
 describe("createIndex: the rule at its edges", () => {
   it("refuses a ranking it does not know, and a language, naming the choices", () => {
     expect(() => createIndex([], { ranking: "cosine" as never })).toThrow(new McpSearchError('Unknown ranking "cosine": use "rule" or "bm25".'));
-    expect(() => createIndex([], { ranking: "bm25", language: "fr" as never })).toThrow(new McpSearchError('Unknown language "fr": use "auto", "pt", "es", "en".'));
-    expect(() => createIndex([], { ranking: "bm25", fallbackLanguage: "de" as never })).toThrow(new McpSearchError('Unknown fallbackLanguage "de": use "pt", "es", "en".'));
+    expect(() => createIndex([], { ranking: "bm25", language: "nl" as never })).toThrow(new McpSearchError('Unknown language "nl": use "auto", "pt", "es", "en", "ru", "uk", "el", "de", "fr", "it".'));
+    expect(() => createIndex([], { ranking: "bm25", fallbackLanguage: "sv" as never })).toThrow(new McpSearchError('Unknown fallbackLanguage "sv": use "pt", "es", "en", "ru", "uk", "el", "de", "fr", "it".'));
   });
 
   it("saves the rule's stopwords, weights and phrase bonus with a snapshot, so another rule is refused", () => {

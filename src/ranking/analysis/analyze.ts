@@ -14,14 +14,14 @@
  */
 import { languageRules, type Language } from "../../languages/index.js";
 import { foldText } from "./fold.js";
-import { detectLanguage } from "./language.js";
+import { detectLanguage, type LanguageDetector } from "./language.js";
 import { forEachWord, type Segmentation } from "./tokenize.js";
 
 /**
  * Bumped whenever a stage changes what it outputs, so that an index snapshot built by another
  * analysis is refused and built again rather than mixed (its settings carry this number).
  */
-export const ANALYSIS_VERSION = 1;
+export const ANALYSIS_VERSION = 2;
 
 /** How text is analysed for BM25. */
 export interface AnalysisSettings {
@@ -35,6 +35,8 @@ export interface AnalysisSettings {
   readonly stemmers?: Stemmers | undefined;
   /** How runs of Han, kana, Thai and Lao are cut (./tokenize.ts). */
   readonly segmentation: Segmentation;
+  /** The detector `"auto"` asks first (eld's, for example); the markers decide when it names no language of the library. */
+  readonly detector?: LanguageDetector | undefined;
 }
 
 /**
@@ -136,7 +138,7 @@ export function splitWords(text: string, segmentation: Segmentation): string[] {
  * chooseLanguage(splitWords("O arquivo não foi encontrado em uma pasta do disco", "bigrams"), { language: "auto", fallback: "en", fold: true, segmentation: "bigrams" }); // => "pt"
  */
 export function chooseLanguage(words: readonly string[], settings: AnalysisSettings): Language {
-  return settings.language !== "auto" ? settings.language : (detectLanguage(words) ?? settings.fallback);
+  return settings.language !== "auto" ? settings.language : (detectLanguage(words, settings.detector) ?? settings.fallback);
 }
 
 /**

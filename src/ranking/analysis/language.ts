@@ -1,8 +1,27 @@
 /**
- * How a document's language is chosen when it is not given: by counting the function words that
- * only one language uses (each language module's `markers`, src/languages/).
+ * How a document's language is chosen when it is not given: by a detector the caller passes
+ * (the folder server passes eld's), then by counting the function words that only one language
+ * uses (each language module's `markers`, src/languages/).
  */
-import { LANGUAGES, languageRules, type Language } from "../../languages/index.js";
+import { isLanguage, LANGUAGES, languageRules, type Language } from "../../languages/index.js";
+
+/**
+ * A language detector: a function from a text (the document's folded words: lower case, no
+ * accents, separated by spaces) to a language code (ISO 639-1: `"ru"`), and a name for it. An
+ * index snapshot records the name, and is loaded back only with a detector of the same name. A
+ * code that is not one of `LANGUAGES`, or `undefined`, leaves the choice to the markers.
+ *
+ * @example
+ * import { eld } from "eld/small";
+ * const detector: LanguageDetector = { name: "eld small", detect: (text) => eld.detect(text).language };
+ * createIndex(entries, { ranking: "bm25", detector });
+ */
+export interface LanguageDetector {
+  /** What the snapshot records of it ("eld small"): another name, or none, is other settings. */
+  readonly name: string;
+  /** The language code of `text`, or `undefined` (or any code the library does not read) when unsure. */
+  readonly detect: (text: string) => string | undefined;
+}
 
 /** Each language's markers, in {@link LANGUAGES} order. */
 const MARKERS = LANGUAGES.map((language) => languageRules(language).markers);
@@ -13,15 +32,19 @@ const SAMPLE = 400;
 const MIN_HITS = 2;
 
 /**
- * The language of a text from its first words (folded, see ./tokenize.ts), or `undefined` when
- * unsure: fewer than 2 marker words, or the best language not ahead of the second by half as
+ * The language of a text from its first words (folded, see ./tokenize.ts): the `detector`'s
+ * answer when it names one of `LANGUAGES`, else by markers, or `undefined` when unsure: fewer than 2 marker words, or the best language not ahead of the second by half as
  * much again. Deterministic; ties are unsure.
  *
  * @example
  * detectLanguage(["o", "arquivo", "nao", "foi", "encontrado", "em", "uma", "pasta"]); // => "pt"
  * detectLanguage(["zip", "file"]); // => undefined
  */
-export function detectLanguage(words: readonly string[]): Language | undefined {
+export function detectLanguage(words: readonly string[], detector?: LanguageDetector): Language | undefined {
+  if (detector !== undefined) {
+    const code = detector.detect(words.slice(0, SAMPLE).join(" "));
+    if (isLanguage(code)) return code;
+  }
   const hits = MARKERS.map(() => 0);
   const end = Math.min(words.length, SAMPLE);
   for (let i = 0; i < end; i++) {

@@ -142,8 +142,8 @@ describe("createIndex's analysis options", () => {
   });
 
   it("refuses a language, a fallback or stemmers it cannot use, naming them", () => {
-    expect(() => createIndex(entries, { ranking: "bm25", language: "fr" as never })).toThrow(/Unknown language "fr"/);
-    expect(() => createIndex(entries, { ranking: "bm25", fallbackLanguage: "de" as never })).toThrow(/Unknown fallbackLanguage "de"/);
+    expect(() => createIndex(entries, { ranking: "bm25", language: "nl" as never })).toThrow(/Unknown language "nl"/);
+    expect(() => createIndex(entries, { ranking: "bm25", fallbackLanguage: "sv" as never })).toThrow(/Unknown fallbackLanguage "sv"/);
     expect(() => createIndex(entries, { ranking: "bm25", stemmers: { name: "" } })).toThrow(McpSearchError);
     expect(() => createIndex(entries, { ranking: "bm25", stemmers: { name: "x", pt: "no" as never } })).toThrow(/"pt" of type string/);
     expect(() => createIndex(entries, { language: "pt" })).toThrow(/apply to ranking "bm25" only/);

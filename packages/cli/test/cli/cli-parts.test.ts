@@ -80,7 +80,7 @@ describe("parseCommandLine", () => {
   it("reads --language, and refuses one it does not know or with --ranking rule", () => {
     const serve = (...flags: string[]) => parseCommandLine(["serve", "docs", ...flags]);
     expect(serve("--language", "pt")).toMatchObject({ command: "serve", options: { language: "pt" } });
-    expect(serve("--language", "fr")).toStrictEqual({ command: "error", message: '--language must be auto, pt, es or en (got "fr").' });
+    expect(serve("--language", "nl")).toStrictEqual({ command: "error", message: '--language must be auto, pt, es, en, ru, uk, el, de, fr or it (got "nl").' });
     expect(serve("--ranking", "rule", "--language", "pt")).toStrictEqual({ command: "error", message: "--language applies to --ranking bm25 only." });
   });
 
