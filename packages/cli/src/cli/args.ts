@@ -381,8 +381,9 @@ Options of serve:
   --ranking bm25|rule    bm25 (default): BM25F with term frequency and length normalisation,
                          for prose; rule: the library's rule, for catalogues of short titles
   --language ${LANGUAGE_CHOICES.join("|")}
-                         the documents' language for BM25's stopwords and plural folding.
-                         auto (default): detected per document among these languages,
+                         the documents' language for BM25's stopwords and stemming (each
+                         language's stages: docs/folder-server.md). auto (default): detected
+                         per document among these languages (eld, then function words),
                          the --locale's language when unsure. Words of every script are
                          found whatever the language
   --cache DIR            keep a snapshot of the index in DIR: a restart reads again only the
