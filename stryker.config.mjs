@@ -10,8 +10,9 @@ export default {
   vitest: { configFile: "vitest.mutate.config.ts" },
   plugins: ["@stryker-mutator/vitest-runner"],
   mutate: [
-    // containment, and the hidden and vendor rules (VENDOR_FOLDERS, isServedPath)
-    "packages/cli/src/folder/paths.ts",
+    // containment, and the hidden and vendor rules (VENDOR_FOLDERS, isServedPath); the doc: ids
+    "packages/cli/src/folder/containment.ts",
+    "packages/cli/src/folder/ids.ts",
     // the HTTP guard
     "packages/cli/src/transports/http-guard.ts",
     // the snapshot and cache checks
