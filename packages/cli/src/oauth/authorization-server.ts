@@ -374,10 +374,12 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
 
   /** POST /oauth/authorize: the owner's answer. */
   async function decide(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // The body is read before any answer: a reply sent while the client still writes its body
+    // resets the connection, and the client sees ECONNRESET instead of the page.
+    const body = await readBody(req);
     // The form posts to its own origin; a browser names the page that sent it (CSRF, with the token below).
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== new URL(issuer).origin) return sendPage(res, 403, (nonce) => renderErrorPage(locale, texts.expired, nonce));
-    const body = await readBody(req);
     const form = new URLSearchParams(body ?? "");
     const consent = pending.get(form.get("request") ?? "");
     const csrf = form.get("csrf") ?? "";
