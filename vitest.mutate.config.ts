@@ -12,14 +12,17 @@ export default defineConfig({
   test: {
     ...suite.test,
     include: [
-      // containment: paths.ts, the hidden and vendor rules
+      // containment (containment.ts), the hidden and vendor rules, and the doc: ids (ids.ts)
       "packages/cli/test/folder/cli-containment-seam.test.ts",
-      "packages/cli/test/folder/cli-paths-parts.test.ts",
+      "packages/cli/test/folder/containment.test.ts",
+      "packages/cli/test/folder/ids.test.ts",
       "packages/cli/test/cli/cli-parts.test.ts",
       // the HTTP guard
-      "packages/cli/test/transports/cli-http-guard-parts.test.ts",
+      "packages/cli/test/transports/http-guard.test.ts",
       // the snapshot and cache checks
-      "packages/cli/test/folder/cli-snapshot-parts.test.ts",
+      "packages/cli/test/folder/snapshot.test.ts",
+      "packages/cli/test/folder/text-cache.test.ts",
+      "packages/cli/test/oauth/state.test.ts",
       "test/ranking/snapshot.test.ts",
       // the factory's caps and deadline
       "test/factory/error-caps.test.ts",
