@@ -260,8 +260,8 @@ export interface IndexOptions {
    */
   readonly stemmers?: Stemmers | undefined;
   /**
-   * BM25 only: the language detector `"auto"` asks first; its answer counts when it names one of
-   * `LANGUAGES`, else the library's own markers decide. The folder server passes eld's. A
+   * BM25 only: the language detector `"auto"` asks when the library's own markers cannot tell;
+   * its answer counts when it names one of `LANGUAGES`. The folder server passes eld's. A
    * snapshot records its `name`, and {@link loadIndex} needs a detector of that name back.
    * @default undefined (the markers alone)
    */

@@ -40,11 +40,12 @@ describe("a language detector (createIndex's detector)", () => {
   const english: LanguageDetector = { name: "always en", detect: () => "en" };
   const unsure: LanguageDetector = { name: "unsure", detect: () => "nl" };
 
-  it("decides when it names a language of the library, and leaves the markers to decide when not", () => {
+  it("decides only when the markers cannot tell, and only when it names a language of the library", () => {
     const words = "les fichiers et le dossier est dans".split(" ");
-    expect(detectLanguage(words, english)).toBe("en");
-    expect(detectLanguage(words, unsure)).toBe("fr");
-    expect(detectLanguage(words, { name: "none", detect: () => undefined })).toBe("fr");
+    expect(detectLanguage(words, english)).toBe("fr");
+    expect(detectLanguage(["fichiers"], english)).toBe("en");
+    expect(detectLanguage(["fichiers"], unsure)).toBeUndefined();
+    expect(detectLanguage(["fichiers"], { name: "none", detect: () => undefined })).toBeUndefined();
   });
 
   it("is given the document's folded words", () => {

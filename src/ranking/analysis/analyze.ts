@@ -35,7 +35,7 @@ export interface AnalysisSettings {
   readonly stemmers?: Stemmers | undefined;
   /** How runs of Han, kana, Thai and Lao are cut (./tokenize.ts). */
   readonly segmentation: Segmentation;
-  /** The detector `"auto"` asks first (eld's, for example); the markers decide when it names no language of the library. */
+  /** The detector `"auto"` asks when the markers cannot tell (eld's, for example). */
   readonly detector?: LanguageDetector | undefined;
 }
 

@@ -1,7 +1,7 @@
 /**
- * How a document's language is chosen when it is not given: by a detector the caller passes
- * (the folder server passes eld's), then by counting the function words that only one language
- * uses (each language module's `markers`, src/languages/).
+ * How a document's language is chosen when it is not given: by counting the function words that
+ * only one language uses (each language module's `markers`, src/languages/), then, when they
+ * cannot tell, by a detector the caller passes (the folder server passes eld's).
  */
 import { isLanguage, LANGUAGES, languageRules, type Language } from "../../languages/index.js";
 
@@ -9,7 +9,7 @@ import { isLanguage, LANGUAGES, languageRules, type Language } from "../../langu
  * A language detector: a function from a text (the document's folded words: lower case, no
  * accents, separated by spaces) to a language code (ISO 639-1: `"ru"`), and a name for it. An
  * index snapshot records the name, and is loaded back only with a detector of the same name. A
- * code that is not one of `LANGUAGES`, or `undefined`, leaves the choice to the markers.
+ * code that is not one of `LANGUAGES`, or `undefined`, leaves the document to the fallback language.
  *
  * @example
  * import { eld } from "eld/small";
@@ -32,8 +32,8 @@ const SAMPLE = 400;
 const MIN_HITS = 2;
 
 /**
- * The language of a text from its first words (folded, see ./tokenize.ts): the `detector`'s
- * answer when it names one of `LANGUAGES`, else by markers, or `undefined` when unsure: fewer than 2 marker words, or the best language not ahead of the second by half as
+ * The language of a text from its first words (folded, see ./tokenize.ts) by its markers, else
+ * the `detector`'s answer when it names one of `LANGUAGES`, or `undefined` when unsure: fewer than 2 marker words, or the best language not ahead of the second by half as
  * much again. Deterministic; ties are unsure.
  *
  * @example
@@ -41,10 +41,6 @@ const MIN_HITS = 2;
  * detectLanguage(["zip", "file"]); // => undefined
  */
 export function detectLanguage(words: readonly string[], detector?: LanguageDetector): Language | undefined {
-  if (detector !== undefined) {
-    const code = detector.detect(words.slice(0, SAMPLE).join(" "));
-    if (isLanguage(code)) return code;
-  }
   const hits = MARKERS.map(() => 0);
   const end = Math.min(words.length, SAMPLE);
   for (let i = 0; i < end; i++) {
@@ -54,5 +50,8 @@ export function detectLanguage(words: readonly string[], detector?: LanguageDete
   let best = 0;
   for (let l = 1; l < hits.length; l++) if (hits[l]! > hits[best]!) best = l;
   const second = Math.max(...hits.filter((_, l) => l !== best));
-  return hits[best]! >= MIN_HITS && hits[best]! >= 1.5 * second && hits[best]! > second ? LANGUAGES[best] : undefined;
+  if (hits[best]! >= MIN_HITS && hits[best]! >= 1.5 * second && hits[best]! > second) return LANGUAGES[best];
+  if (detector === undefined) return undefined;
+  const code = detector.detect(words.slice(0, end).join(" "));
+  return isLanguage(code) ? code : undefined;
 }

@@ -383,7 +383,7 @@ Options of serve:
   --language ${LANGUAGE_CHOICES.join("|")}
                          the documents' language for BM25's stopwords and stemming (each
                          language's stages: docs/folder-server.md). auto (default): detected
-                         per document among these languages (eld, then function words),
+                         per document among these languages (function words, then eld),
                          the --locale's language when unsure. Words of every script are
                          found whatever the language
   --cache DIR            keep a snapshot of the index in DIR: a restart reads again only the

@@ -1,6 +1,7 @@
 /**
- * The language detector the folder server gives BM25 under `--language auto`: eld (Efficient
- * Language Detector, Apache-2.0) with its "small" n-gram set, 1.6 MB of the package's 8.8 MB.
+ * The language detector the folder server gives BM25 under `--language auto`, asked for a
+ * document whose function words cannot tell its language: eld (Efficient Language Detector,
+ * Apache-2.0) with its "small" n-gram set, 1.6 MB of the package's 8.8 MB.
  * It is loaded the first time a folder is opened with BM25 and `--language auto`, never by the
  * rule ranking nor by a fixed `--language`. Its accuracy per language, on titles, short queries
  * and whole documents, is in docs/performance.md ("Language detection").
