@@ -8,9 +8,11 @@
  *   through `Intl.Segmenter` ("東京の地下鉄" gives "東京", "の", "地下鉄").
  * - `"bigrams"`: every two neighbouring characters, as Lucene's CJKAnalyzer does ("地下鉄" gives
  *   "地下", "下鉄"); a lone character is a word of its own.
+ * - `"both"`: the words, then the bigrams, indexed together.
  *
- * docs/performance.md ("Languages") has both measured on Japanese and Chinese: words won by
- * 0.04–0.05 MRR@10. The segmentation depends on Node's ICU data, so an index snapshot is only
+ * bench/cjk-segmentation.ts measures the three, and kuromoji, on every Japanese and Chinese corpus
+ * (docs/performance.md, "Languages"): words scored best on five of six, "both" 0.003 MRR@10 above
+ * them on the sixth. The segmentation depends on Node's ICU data, so an index snapshot is only
  * read back by the same analysis (its settings say which).
  */
 
@@ -27,21 +29,22 @@ const SPACELESS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao
 /** A quick test: any character at or above U+0E00 (Thai and after) may belong to those scripts. */
 const MAYBE_SPACELESS = /[\u0e00-\u0eff\u2e80-\u9fff\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{3ffff}]/u;
 
-/** How runs of Han, kana, Thai and Lao are cut into words. */
-export type Segmentation = "bigrams" | "words";
+/** How runs of Han, kana, Thai and Lao are cut into words: `"both"` gives the words, then the bigrams. */
+export type Segmentation = "bigrams" | "words" | "both";
 
 let segmenter: Intl.Segmenter | undefined;
 
 /** The words of a run of a spaceless script. */
 function segmentRun(run: string, segmentation: Segmentation, visit: (word: string) => void): void {
-  if (segmentation === "words") {
+  if (segmentation !== "bigrams") {
     segmenter ??= new Intl.Segmenter("ja", { granularity: "word" });
     for (const part of segmenter.segment(run)) if (part.isWordLike === true) visit(part.segment);
-    return;
+    if (segmentation === "words") return;
   }
   const chars = [...run];
   if (chars.length === 1) {
-    visit(run);
+    // With "both", the lone character is already the word segmentation gave.
+    if (segmentation === "bigrams") visit(run);
     return;
   }
   for (let i = 1; i < chars.length; i++) visit(chars[i - 1]! + chars[i]!);
