@@ -5,20 +5,22 @@
  *
  * Text analysis (./analysis/): each entry is analysed in one language, given or detected from its
  * words ({@link entryTokens}); the query is analysed in every language the collection holds, as
- * groups G₁…Gₙ, one per distinct query word, each holding that word's distinct forms q (one per
- * language, see `analyzeQuery`). The formula:
+ * groups G₁…Gₙ, one per concept of the query: a query word with its expansions (`expand`, a
+ * vocabulary's), each group holding their distinct forms q (one per language, see
+ * `analyzeQuery`); groups that share a form are one. The formula:
  *
  * ```text
  * exact(q)       = some entry of the whole view has tf~(q, d) > 0 counting q itself only
  * prefixes(G)    = no form of G is exact, and then only for its forms of 4 characters or more
  * matches(q)     = { q } ∪ { t in the dictionary : t starts with q, t ≠ q }   (when prefixes(G))
  * tf(q, d, f)    = count of q in field f of d + P × Σ count of t in f, t ∈ matches(q) \ { q }
+ * tf(G, d, f)    = Σ count of t in f, t ∈ G, + P × Σ count of t in f, t ∈ ∪ matches(q) \ G   (each t once)
  * norm(d, f)     = 1 − b_f + b_f × len(d, f) / avglen(f)          (len: tokens of f in d)
- * tf~(q, d)      = Σ_f w_f × tf(q, d, f) / norm(d, f)                 (over the fields with len > 0)
+ * tf~(x, d)      = Σ_f w_f × tf(x, d, f) / norm(d, f)     (x: a form q or a group G; fields with len > 0)
  * df(q)          = number of entries with tf~(q, d) > 0
  * idf(q)         = ln(1 + (N − df(q) + 0.5) / (df(q) + 0.5))
  * idf(G)         = idf(q) of the form q ∈ G with the largest df(q)
- * score(d)       = Σ_G idf(G) × max over q ∈ G of tf~(q, d) / (k1 + tf~(q, d))
+ * score(d)       = Σ_G idf(G) × tf~(G, d) / (k1 + tf~(G, d))
  * ```
  *
  * Fields f, with weight w_f and length normalisation b_f: id (weak evidence), title, keywords,
@@ -39,8 +41,8 @@
  * cut into windows of W tokens, starting every W/2 tokens ({@link passageStarts}). The views
  * were measured on the relevance bench (docs/performance.md): a document's start states its
  * subject, and a passage that holds the query's words together beats the same words scattered.
- * m(d) counts the groups G with some tf~(q, d) > 0 in the whole view, n the query's groups: a
- * document that holds every query word does not lose to one that holds only one of them, as a
+ * m(d) counts the groups G with tf~(G, d) > 0 in the whole view, n the query's groups: a
+ * document that holds every concept of the query does not lose to one that holds only one of them, as a
  * short note that says "coffee" did against a long guide on "sour coffee" (κ, the coordination,
  * was measured on the relevance bench). Entries with final score 0 are not results; ties keep
  * collection order.
@@ -54,7 +56,7 @@
  */
 import type { SearchResult } from "../contract/schemas.js";
 import type { ByteReader, ByteWriter } from "./bytes.js";
-import { Collection, selectTop, type AnalyzedQuery, type RankedEntry, type RankingCore, type TextMatch } from "./entries.js";
+import { Collection, selectTop, type AnalyzedQuery, type Expand, type RankedEntry, type RankingCore, type TextMatch } from "./entries.js";
 import { forEachFoldedWord, MAX_MATCHES } from "./matches.js";
 import { LANGUAGES, type Language } from "../languages/index.js";
 import { ANALYSIS_VERSION, analyzeQuery, chooseLanguage, filterWords, splitWords, wordAnalyzer, type AnalysisSettings } from "./analysis/analyze.js";
@@ -152,10 +154,10 @@ interface Bm25Query extends AnalyzedQuery {
 interface Bm25Ranking {
   readonly ids: readonly string[];
   readonly urls: readonly string[];
-  /** The `limit` best entries, best first, ties by collection order. */
-  search(query: string, limit: number): SearchResult[];
+  /** The `limit` best entries, best first, ties by collection order; `expand` as `SearchOptions.expand`. */
+  search(query: string, limit: number, expand?: Expand): SearchResult[];
   /** Every entry's score, 0 for no match (tests compare it with the formula). */
-  scores(query: string): Float64Array;
+  scores(query: string, expand?: Expand): Float64Array;
 }
 
 /** One BM25F collection over units (the whole entries, their leads, or their passages), updatable. */
@@ -180,7 +182,7 @@ class View {
   score: Float64Array = new Float64Array(0);
   listed: Int32Array = new Int32Array(0);
   touched: Int32Array = new Int32Array(0);
-  /** A group's best form score per unit, and the units that have one. */
+  /** A group's tf~ per unit (its forms' summed), and the units that have one. */
   best: Float64Array = new Float64Array(0);
   bestListed: Int32Array = new Int32Array(0);
   /** How many of the query's groups each unit holds, when asked for (the whole view's). */
@@ -375,27 +377,29 @@ class View {
         }
         continue;
       }
-      // Several forms: the best form per unit, and the idf of the form most units hold, so a
-      // rare form (what another language's folding made of the word) cannot outweigh the word.
+      // Several forms, one concept (a word in several languages, and its expansions): one term
+      // whose tf~ is the sum of its forms' (Lucene's SynonymQuery), saturated once, with the idf
+      // of the form most units hold, so a rare form cannot outweigh the word. A form that
+      // starts with another form reaching longer words is in that form's range already.
       let bestCount = 0;
       let df = 0;
       for (const token of forms) {
-        const count = this.countTerm(token, prefixes && token.length >= MIN_PREFIX);
+        const reaches = prefixes && token.length >= MIN_PREFIX;
+        if (prefixes && forms.some((other) => other !== token && other.length >= MIN_PREFIX && token.startsWith(other))) continue;
+        const count = this.countTerm(token, reaches);
         if (count > df) df = count;
         for (let i = 0; i < count; i++) {
           const u = listed[i]!;
-          const t = tf[u]!;
-          tf[u] = 0;
-          const share = t / (k1 + t);
           if (best[u] === 0) bestListed[bestCount++] = u;
-          if (share > best[u]!) best[u] = share;
+          best[u]! += tf[u]!;
+          tf[u] = 0;
         }
       }
       const idf = Math.log(1 + (size - df + 0.5) / (df + 0.5));
       for (let i = 0; i < bestCount; i++) {
         const u = bestListed[i]!;
         if (score[u] === 0) touched[touchedCount++] = u;
-        score[u]! += idf * best[u]!;
+        score[u]! += (idf * best[u]!) / (k1 + best[u]!);
         best[u] = 0;
         if (countMatches) matched[u]! += 1;
       }
@@ -661,10 +665,10 @@ class Bm25Core implements RankingCore {
     return held.length > 0 ? held : [this.parameters.analysis.fallback];
   }
 
-  /** The query's groups (`analyzeQuery` over the held languages), with their prefix decision. */
-  analyze(query: string): Bm25Query {
+  /** The query's concepts (`analyzeQuery` over the held languages, with `expand`), with their prefix decision. */
+  analyze(query: string, expand?: Expand): Bm25Query {
     const languages = this.languages();
-    const groups = analyzeQuery(query, languages, this.parameters.analysis).map((forms) => ({
+    const groups = analyzeQuery(query, languages, this.parameters.analysis, expand).map((forms) => ({
       forms,
       prefixes: !forms.some((form) => this.whole.holds(form)),
     }));
@@ -756,8 +760,8 @@ class Bm25Core implements RankingCore {
   }
 
   /** Every live entry's score, by slot, for tests. */
-  scores(query: string, size: number): Float64Array {
-    const count = this.scoreAll(this.analyze(query).groups);
+  scores(query: string, size: number, expand?: Expand): Float64Array {
+    const count = this.scoreAll(this.analyze(query, expand).groups);
     const copy = new Float64Array(size);
     copy.set(this.total.subarray(0, Math.min(size, this.total.length)));
     for (let i = 0; i < count; i++) this.total[this.touched[i]!] = 0;
@@ -789,12 +793,12 @@ export function createBm25Ranking(entries: readonly RankedEntry[], parameters: B
   return {
     ids: collection.ids,
     urls: collection.urls,
-    search: (query, limit) => collection.search(query, limit),
-    scores(query) {
+    search: (query, limit, expand) => collection.search(query, limit, expand),
+    scores(query, expand) {
       const size = collection.size;
       if (size === 0) return new Float64Array(0);
       core.postings.prepare();
-      return core.scores(query, size);
+      return core.scores(query, size, expand);
     },
   };
 }

@@ -63,6 +63,16 @@ export interface SearchOptions {
    * @default 10 (DEFAULT_LIMIT)
    */
   readonly limit?: number;
+  /**
+   * BM25 only (the rule ranking ignores it): the words a query word stands for besides itself,
+   * such as a vocabulary's expansions (`expand: vocabulary.expandTerm`). Called with each folded
+   * query word; the word and those of its expansions that are one word are one concept: an entry
+   * holding any of them holds the concept, and the coordination counts the query's concepts, not
+   * its words, so a document holding "café" and "sour" covers "café azedo" when "azedo" expands
+   * to "sour".
+   * @default undefined (each query word is its own concept)
+   */
+  readonly expand?: ((word: string) => readonly string[]) | undefined;
 }
 
 /**
@@ -590,9 +600,9 @@ function indexOver(collection: Collection, ranking: IndexRanking): SearchIndex {
     get size() {
       return collection.size;
     },
-    search: (query, options) => collection.searchWithTotal(query, limitOf(options, "search")).results,
-    searchWithTotal: (query, options) => collection.searchWithTotal(query, limitOf(options, "searchWithTotal")),
-    searchWithMatcher: (query, options) => collection.searchWithMatcher(query, limitOf(options, "searchWithMatcher")),
+    search: (query, options) => collection.searchWithTotal(query, limitOf(options, "search"), options?.expand).results,
+    searchWithTotal: (query, options) => collection.searchWithTotal(query, limitOf(options, "searchWithTotal"), options?.expand),
+    searchWithMatcher: (query, options) => collection.searchWithMatcher(query, limitOf(options, "searchWithMatcher"), options?.expand),
     resolve: (ref) => collection.resolve(ref),
     add: (entry) => collection.add(entry),
     remove: (id) => collection.remove(id),

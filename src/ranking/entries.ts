@@ -95,6 +95,9 @@ export interface QueryMatcher {
 }
 
 /** A query as a ranking analysed it, once per search: its terms, and whatever else its scoring reads. */
+/** The words one query word stands for besides itself (`SearchOptions.expand`). */
+export type Expand = (word: string) => readonly string[];
+
 export interface AnalyzedQuery {
   readonly terms: readonly (readonly string[])[];
 }
@@ -113,8 +116,8 @@ export interface RankingCore {
    * `SegmentedPostings.stepCompaction`); true when all of them are ready to commit.
    */
   stepCompaction(): boolean;
-  /** The query as this ranking reads it, once per search (the postings are prepared). */
-  analyze(query: string): AnalyzedQuery;
+  /** The query as this ranking reads it, once per search (the postings are prepared); `expand` as `SearchOptions.expand`. */
+  analyze(query: string, expand?: Expand): AnalyzedQuery;
   /**
    * Scores the live slots for a query it analysed: the `limit` best, best first, ties by `order`
    * (lower first), and how many slots matched in all.
@@ -194,21 +197,21 @@ export class Collection {
     return this.slotOf.has(id);
   }
 
-  search(query: string, limit: number): SearchResult[] {
-    return this.searchWithTotal(query, limit).results;
+  search(query: string, limit: number, expand?: Expand): SearchResult[] {
+    return this.searchWithTotal(query, limit, expand).results;
   }
 
   /** The `limit` best results (a checked limit) and how many entries matched in all (the total needs no larger limit). */
-  searchWithTotal(query: string, limit: number): { results: SearchResult[]; total: number } {
+  searchWithTotal(query: string, limit: number, expand?: Expand): { results: SearchResult[]; total: number } {
     if (this.slotOf.size === 0) return { results: [], total: 0 };
     this.core.postings.prepare();
-    return this.searchAnalyzed(this.core.analyze(query), limit);
+    return this.searchAnalyzed(this.core.analyze(query, expand), limit);
   }
 
   /** {@link searchWithTotal}, and a matcher of the query as this search analysed it. */
-  searchWithMatcher(query: string, limit: number): { results: SearchResult[]; total: number; matcher: QueryMatcher } {
+  searchWithMatcher(query: string, limit: number, expand?: Expand): { results: SearchResult[]; total: number; matcher: QueryMatcher } {
     this.core.postings.prepare();
-    const analyzed = this.core.analyze(query);
+    const analyzed = this.core.analyze(query, expand);
     const { results, total } = this.slotOf.size === 0 ? { results: [], total: 0 } : this.searchAnalyzed(analyzed, limit);
     const { core, slotOf } = this;
     const matcher: QueryMatcher = {

@@ -183,21 +183,41 @@ export function analyzeText(text: string, language: Language, settings: Pick<Ana
 }
 
 /**
- * A query's groups for a collection that holds `languages` (in `LANGUAGES` order): one
- * group per distinct word that is a stopword in none of them, holding its distinct forms, one per
- * language. Identical groups are merged.
+ * A query's groups for a collection that holds `languages` (in `LANGUAGES` order): one group per
+ * concept of the query, holding its distinct forms, one per language. A concept is a word that is
+ * a stopword in none of them, with the words `expand` gives for it (its vocabulary expansions:
+ * each of one word adds its forms; a phrase adds none). Groups that share a form are one concept,
+ * merged: "café coffee", where each word expands to the other, is one group, not two.
  *
  * @example
  * analyzeQuery("as canções", ["pt", "en"], { fold: true, segmentation: "bigrams" }); // => [["cancao", "cancoe"]]
+ * analyzeQuery("café azedo", ["pt"], { fold: true, segmentation: "words" }, (word) => (word === "azedo" ? ["sour"] : [])); // => [["cafe"], ["azedo", "sour"]]
  */
-export function analyzeQuery(text: string, languages: readonly Language[], settings: Pick<AnalysisSettings, "fold" | "segmentation" | "stemmers">): string[][] {
-  const groups = new Map<string, string[]>();
+export function analyzeQuery(
+  text: string,
+  languages: readonly Language[],
+  settings: Pick<AnalysisSettings, "fold" | "segmentation" | "stemmers">,
+  expand?: (word: string) => readonly string[],
+): string[][] {
+  const groups: string[][] = [];
   const stems = languages.map((language) => stemmerOf(language, settings.stemmers));
   const stopwords = languages.map((language) => languageRules(language).stopwords);
+  const formsOf = (word: string) => stems.map((stem) => (settings.fold ? stem(word) : word));
   for (const word of splitWords(text, settings.segmentation)) {
     if (stopwords.some((list) => list.has(word))) continue;
-    const forms = [...new Set(stems.map((stem) => (settings.fold ? stem(word) : word)))];
-    groups.set(forms.join(" "), forms);
+    const forms = formsOf(word);
+    for (const expansion of expand?.(word) ?? []) {
+      const words = splitWords(expansion, settings.segmentation);
+      if (words.length === 1) forms.push(...formsOf(words[0]!));
+    }
+    // One concept: this word's forms, and every earlier group that shares one of them, in the
+    // place of the first such group.
+    const own = new Set(forms);
+    const shared = groups.filter((group) => group.some((form) => own.has(form)));
+    const concept = [...new Set([...shared.flat(), ...own])];
+    if (shared.length === 0) groups.push(concept);
+    else groups.splice(groups.indexOf(shared[0]!), 1, concept);
+    for (const group of shared.slice(1)) groups.splice(groups.indexOf(group), 1);
   }
-  return [...groups.values()];
+  return groups;
 }

@@ -119,8 +119,9 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
   async function search(query: string): Promise<SearchReply> {
     const { documents, index, indexing, unreadable } = await folder.refresh();
     // The top `limit`, the count of every match, and the query as the index analysed it, from one
-    // search (not a search of the whole folder).
-    const { results: top, total: matches, matcher } = index.searchWithMatcher(query, { limit });
+    // search (not a search of the whole folder). A query word and its vocabulary expansions are
+    // one concept of the query ("azedo" and "sour").
+    const { results: top, total: matches, matcher } = index.searchWithMatcher(query, { limit, expand: vocabulary.expandTerm });
     const results = top.map((result) => ({ ...result }));
     const expanded = vocabulary.expandQuery(query);
     const terms = expanded.map((term) => term.patterns);

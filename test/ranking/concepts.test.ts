@@ -1,0 +1,61 @@
+// Concepts, not words (issue 43): a query word and its expansions are one concept of the query,
+// one BM25 term whose forms' occurrences add up, counted once by the coordination.
+import { describe, expect, it } from "vitest";
+import { analyzeQuery } from "../../src/ranking/analysis/analyze.js";
+import { createBm25Ranking } from "../../src/ranking/bm25.js";
+import { createIndex, type IndexEntry } from "../../src/index.js";
+
+const TABLE: Readonly<Record<string, readonly string[]>> = { cafe: ["coffee"], coffee: ["cafe"], azedo: ["sour"], ahorros: ["fondo de emergencia", "ahorro"] };
+const expand = (word: string): readonly string[] => TABLE[word] ?? [];
+const WORDS = { fold: true, segmentation: "words" } as const;
+
+const entry = (id: string, text: string): IndexEntry => ({ id, title: id, url: `https://example.org/${id}`, text });
+
+describe("analyzeQuery with expansions", () => {
+  it.each([
+    ["café azedo", ["pt"], [["cafe", "coffee"], ["azedo", "sour"]]],
+    ["chá azedo", ["pt", "en"], [["cha"], ["azedo", "sour"]]],
+    // Each word expands to the other: one concept, not two.
+    ["café coffee", ["pt"], [["cafe", "coffee"]]],
+    ["azedo sour", ["pt"], [["azedo", "sour"]]],
+    // A phrase adds no form; a one-word expansion does (folded as the language folds it).
+    ["ahorros", ["es"], [["ahorro"]]],
+  ] as const)("%s in %j gives %j", (query, languages, expected) => {
+    expect(analyzeQuery(query, languages, WORDS, expand)).toStrictEqual(expected);
+  });
+
+  it("gives the words' own groups without expansions", () => {
+    expect(analyzeQuery("café azedo", ["pt"], WORDS)).toStrictEqual([["cafe"], ["azedo"]]);
+    expect(analyzeQuery("café azedo", ["pt"], WORDS, () => [])).toStrictEqual([["cafe"], ["azedo"]]);
+  });
+});
+
+describe("concept coverage in BM25", () => {
+  const entries = [
+    entry("twice", "Polvilho azedo, metade azedo, metade doce, para o pão de queijo."),
+    entry("both", "A sour cup of coffee: under-extracted, ground too coarse."),
+    entry("one-concept-two-forms", "Polvilho azedo or sour starch, for cheese bread."),
+  ];
+
+  it("ranks a document holding every concept above one holding a single concept twice", () => {
+    const index = createIndex(entries, { ranking: "bm25" });
+    expect(index.search("café azedo").map((hit) => hit.id)[0]).not.toBe("both");
+    expect(index.search("café azedo", { expand }).map((hit) => hit.id)[0]).toBe("both");
+  });
+
+  it("counts a concept once in the coordination, whichever forms a document holds", () => {
+    const ranking = createBm25Ranking(entries);
+    const [twice, both, twoForms] = ranking.scores("café azedo", expand);
+    expect(both).toBeGreaterThan(twoForms!);
+    expect(both).toBeGreaterThan(twice!);
+    // "azedo sour" is one concept: the same scores as "azedo" expanded.
+    expect([...ranking.scores("azedo sour", expand)]).toStrictEqual([...ranking.scores("azedo", expand)]);
+  });
+
+  it("adds up a concept's forms as one term: two forms score above one of them", () => {
+    const ranking = createBm25Ranking([entry("one", "azedo bread"), entry("two", "azedo sour"), entry("none", "sweet bread")]);
+    const [one, two, none] = ranking.scores("azedo", expand);
+    expect(two).toBeGreaterThan(one!);
+    expect(none).toBe(0);
+  });
+});
