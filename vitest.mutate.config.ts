@@ -22,6 +22,7 @@ export default defineConfig({
       // the snapshot and cache checks
       "packages/cli/test/folder/snapshot.test.ts",
       "packages/cli/test/folder/text-cache.test.ts",
+      "packages/cli/test/folder/cache-file.test.ts",
       "packages/cli/test/oauth/state.test.ts",
       "test/ranking/snapshot.test.ts",
       // the factory's caps and deadline
