@@ -40,7 +40,7 @@ import { SNOWBALL_STEMMERS } from "../packages/cli/src/folder/stemmers.js";
 import { languageOfLocale, localeOfName } from "../packages/cli/src/cli/locale.js";
 import { createFolderServer } from "../packages/cli/src/transports/serve.js";
 import { BM25_DEFAULTS, createBm25Ranking, type Bm25Parameters } from "../src/ranking/bm25.js";
-import { createIndex, createVocabulary, type ContractLocale, type IndexEntry } from "../src/index.js";
+import { createIndex, createVocabulary, type Locale, type IndexEntry } from "../src/index.js";
 import { CORPORA, ensureCorpusPackages, loadLanguageCorpora, type BenchLanguage, type LanguageCorpus } from "./_language-corpora.js";
 import type { KnownItemQuery } from "./_relevance-corpora.js";
 import { okapi, unicodeWordsCjkBigrams } from "./_okapi.js";
@@ -68,7 +68,7 @@ const opened: { close(): void }[] = [];
 const entriesOf = (documents: readonly LoadedDocument[]): IndexEntry[] => documents.map(({ id, title, url, text }) => ({ id, title, url, text }));
 
 /** The locale `mcp-search serve` takes from LANG in this language: the CLI's own rule. */
-export const localeOf = (language: BenchLanguage): ContractLocale => localeOfName(language) ?? "en";
+export const localeOf = (language: BenchLanguage): Locale => localeOfName(language) ?? "en";
 
 /** The folder server behind a real MCP Client, served as `mcp-search serve` would be under LANG=<language>. */
 export const folderServer: Engine = {

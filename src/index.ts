@@ -79,17 +79,5 @@ export type { LibraryErrorClass } from "./factory/outcomes.js";
 export { LOCALE_LANGUAGES, LOCALES } from "./locales/index.js";
 export type { Locale } from "./locales/index.js";
 
-// Former names, kept only until the folder server's folder/, oauth/ and the benches stop using
-// them (issue 42): each is the one name beside it.
-import type { Language } from "./languages/index.js";
-import type { Locale } from "./locales/index.js";
-import type { Stemmers } from "./ranking/analysis/analyze.js";
-/** @deprecated Use {@link Locale}, the one name of a locale. */
-export type ContractLocale = Locale;
-/** @deprecated Use {@link Language}, the one name of a language. */
-export type IndexLanguage = Language;
-/** @deprecated Use {@link Stemmers}. */
-export type IndexStemmers = Stemmers;
-
 // Errors
 export { McpSearchError } from "./errors.js";

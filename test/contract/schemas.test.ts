@@ -12,13 +12,13 @@ import {
   searchInputSchema,
   searchOutputSchema,
   searchResultSchema,
-  type ContractLocale,
+  type Locale,
   type JsonSchemaObject,
   LOCALES as SHIPPED_LOCALES,
 } from "../../src/index.js";
 
 /** Every locale the library ships: a new one runs through every test below. */
-const LOCALES: readonly ContractLocale[] = SHIPPED_LOCALES;
+const LOCALES: readonly Locale[] = SHIPPED_LOCALES;
 
 /** Deep copy without any `description` key, to compare shapes across locales. */
 function withoutDescriptions(value: unknown): unknown {
@@ -51,7 +51,7 @@ describe("contractSchemas", () => {
   });
 
   it("refuses an unknown locale with a message that names it", () => {
-    expect(() => contractSchemas("fr" as ContractLocale)).toThrow(/"fr"/);
+    expect(() => contractSchemas("fr" as Locale)).toThrow(/"fr"/);
   });
 
   it("keeps fetchDocument keys in contract order", () => {

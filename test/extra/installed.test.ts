@@ -249,7 +249,7 @@ describe("the library installed with the README's line", () => {
   it("ships declarations of every export for both module systems", async () => {
     const dist = join(project("app"), "node_modules", "@sbissoli", "mcp-search", "dist");
     const [esmTypes, cjsTypes] = await Promise.all([readFile(join(dist, "index.d.ts"), "utf8"), readFile(join(dist, "index.d.cts"), "utf8")]);
-    for (const name of [...Object.keys(source), "SearchResult", "FetchDocument", "ContractLocale", "JsonSchemaObject", "IndexEntry", "SearchIndex", "SearchOptions"]) {
+    for (const name of [...Object.keys(source), "SearchResult", "FetchDocument", "Locale", "JsonSchemaObject", "IndexEntry", "SearchIndex", "SearchOptions"]) {
       expect(esmTypes).toContain(name);
       expect(cjsTypes).toContain(name);
     }

@@ -5,7 +5,7 @@ import { z } from "zod";
 import {
   contractJsonSchemas,
   registerDeepResearchTools,
-  type ContractLocale,
+  type Locale,
   type DeepResearchToolsOptions,
 } from "../../src/index.js";
 import {
@@ -141,7 +141,7 @@ describe("registerDeepResearchTools: locales", () => {
   });
 
   it("keeps the tool descriptions in English whatever the locale", async () => {
-    const describe = async (locale: ContractLocale) =>
+    const describe = async (locale: Locale) =>
       (await (await connect({ locale })).client.listTools()).tools.map((tool) => tool.description);
     expect(await describe("pt-BR")).toStrictEqual(await describe("en"));
     expect(await describe("es")).toStrictEqual(await describe("en"));

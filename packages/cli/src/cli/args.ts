@@ -4,7 +4,7 @@
  * (for the locale) is handed in.
  */
 import { parseArgs } from "node:util";
-import { DEFAULT_LIMIT, LANGUAGES, LOCALES, type ContractLocale, type IndexRanking, type Language } from "@sbissoli/mcp-search";
+import { DEFAULT_LIMIT, LANGUAGES, LOCALES, type Locale, type IndexRanking, type Language } from "@sbissoli/mcp-search";
 import { chooseLocale, isServerLocale, type LocaleEnvironment } from "./locale.js";
 import { DEFAULT_MAX_BINARY_BYTES, EXTRACTION_TIME_LIMIT_MS, MAX_UNZIPPED_BYTES } from "../folder/binary-file.js";
 import { extensionsOf } from "../formats/registry.js";
@@ -44,7 +44,7 @@ export interface ServeArguments {
    * `--locale`, else the environment's (see ./locale.ts).
    * @default from LC_ALL, LC_MESSAGES or LANG; "en" when they name no language the server speaks
    */
-  readonly locale: ContractLocale;
+  readonly locale: Locale;
   /** Why `locale` was chosen, for the start line: "from --locale", "from LANG=en_US.UTF-8"… */
   readonly localeReason: string;
   /** @default 10 */
@@ -110,7 +110,7 @@ interface OAuthArguments {
 type CommandLine =
   | { readonly command: "help" }
   | { readonly command: "version" }
-  | { readonly command: "demo"; readonly locale: ContractLocale; readonly localeReason: string }
+  | { readonly command: "demo"; readonly locale: Locale; readonly localeReason: string }
   | { readonly command: "serve"; readonly options: ServeArguments }
   | { readonly command: "revoke"; readonly state: string }
   | { readonly command: "error"; readonly message: string };
@@ -237,7 +237,7 @@ function patterns(flag: string, values: readonly string[] | undefined): string[]
 }
 
 /** `--locale` checked against the locales the server speaks; undefined when not given. */
-function parseLocaleFlag(value: string | undefined): ContractLocale | undefined {
+function parseLocaleFlag(value: string | undefined): Locale | undefined {
   if (value === undefined || isServerLocale(value)) return value;
   throw new UsageError(`--locale must be ${LOCALES.join(", ")} (got ${JSON.stringify(value)}).`);
 }

@@ -3,7 +3,7 @@
  * over stdio, connects a real MCP client, and prints the exchange readably.
  */
 import { fileURLToPath } from "node:url";
-import type { ContractLocale } from "@sbissoli/mcp-search";
+import type { Locale } from "@sbissoli/mcp-search";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { ID_PREFIX, resourceUri } from "../folder/ids.js";
@@ -92,7 +92,7 @@ function firstSentence(text: string): string {
  */
 export async function runDemo(
   bin: string,
-  locale: ContractLocale,
+  locale: Locale,
   write: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<number> {
   const say = (text = "") => write(`${text}\n`);

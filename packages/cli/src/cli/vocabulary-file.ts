@@ -3,7 +3,7 @@
  * `{ sourceName?, entries }`. The library's `createVocabulary` checks every entry.
  */
 import { readFile } from "node:fs/promises";
-import { createVocabulary, type ContractLocale, type Vocabulary, type VocabularyEntry } from "@sbissoli/mcp-search";
+import { createVocabulary, type Locale, type Vocabulary, type VocabularyEntry } from "@sbissoli/mcp-search";
 
 /**
  * Builds the server's vocabulary from a table file, or an empty (null) vocabulary without one.
@@ -14,7 +14,7 @@ import { createVocabulary, type ContractLocale, type Vocabulary, type Vocabulary
  * const vocabulary = await loadVocabulary("examples/vocabulary.json", "pt-BR", "a pasta");
  * vocabulary.expandTerm("café"); // => ["cafe", "coffee"]
  */
-export async function loadVocabulary(path: string | undefined, locale: ContractLocale, sourceName: string): Promise<Vocabulary> {
+export async function loadVocabulary(path: string | undefined, locale: Locale, sourceName: string): Promise<Vocabulary> {
   if (path === undefined) return createVocabulary({ locale, sourceName, entries: [] });
   let table: unknown;
   try {

@@ -12,7 +12,7 @@
  * This module decides when to refresh; the indexer (./indexer.ts) does it, in named steps, and
  * the reader (./reader.ts) reads each file.
  */
-import type { IndexLanguage, IndexRanking, Vocabulary } from "@sbissoli/mcp-search";
+import type { Language, IndexRanking, Vocabulary } from "@sbissoli/mcp-search";
 import { createIgnoreRules, type IgnoreOptions } from "./ignore-rules.js";
 import { FolderIndexer, type FolderAnalysis, type FolderSnapshot } from "./indexer.js";
 import { createMountedWatch, resolveMounts, type Mount } from "./mounts.js";
@@ -77,9 +77,9 @@ export interface FolderOptions {
   /** What else the snapshot must match, e.g. a hash of the vocabulary file. @default "" */
   readonly vocabularyKey?: string | undefined;
   /** BM25 only: every document's language, or `"auto"` (detected per document). @default "auto" */
-  readonly language?: IndexLanguage | "auto" | undefined;
+  readonly language?: Language | "auto" | undefined;
   /** BM25 only: a document's language when `"auto"` is unsure: the locale's. @default "en" */
-  readonly fallbackLanguage?: IndexLanguage | undefined;
+  readonly fallbackLanguage?: Language | undefined;
   /**
    * What the walk leaves out besides hidden and vendor folders (./ignore-rules.ts): the
    * folder's `.gitignore` files, and `--exclude`/`--include` patterns.

@@ -15,7 +15,7 @@
  * every file read again and one `createIndex` over them. When to update is the folder's decision
  * (./folder.ts); the per-file reading is ./reader.ts's.
  */
-import { createIndex, type IndexEntry, type IndexLanguage, type IndexRanking, type IndexStemmers, type LanguageDetector, type SearchIndex } from "@sbissoli/mcp-search";
+import { createIndex, type IndexEntry, type Language, type IndexRanking, type Stemmers, type LanguageDetector, type SearchIndex } from "@sbissoli/mcp-search";
 import { binaryFormatOf } from "../formats/registry.js";
 import type { IgnoreRules } from "./ignore-rules.js";
 import { releaseMemory } from "./memory.js";
@@ -75,9 +75,9 @@ export interface FolderSnapshot {
  * const analysis: FolderAnalysis = { language: "auto", fallbackLanguage: "en", stemmers: SNOWBALL_STEMMERS };
  */
 export interface FolderAnalysis {
-  readonly language?: IndexLanguage | "auto";
-  readonly fallbackLanguage?: IndexLanguage;
-  readonly stemmers?: IndexStemmers;
+  readonly language?: Language | "auto";
+  readonly fallbackLanguage?: Language;
+  readonly stemmers?: Stemmers;
   /** The language detector, under `"auto"` (./detector.ts). */
   readonly detector?: LanguageDetector;
 }

@@ -12,7 +12,7 @@ import { stemmer as de } from "@orama/stemmers/german";
 import { stemmer as it } from "@orama/stemmers/italian";
 import { stemmer as pt } from "@orama/stemmers/portuguese";
 import { stemmer as es } from "@orama/stemmers/spanish";
-import type { IndexStemmers } from "@sbissoli/mcp-search";
+import type { Stemmers } from "@sbissoli/mcp-search";
 
 /**
  * Snowball's stemmer of each language it is on for. Off for Russian, Ukrainian and Greek
@@ -29,4 +29,4 @@ const BY_LANGUAGE = { pt, es, en, de, fr, it };
  * @example
  * SNOWBALL_STEMMERS.en?.("configuring"); // => "configur"
  */
-export const SNOWBALL_STEMMERS: IndexStemmers = { name: `snowball ${Object.keys(BY_LANGUAGE).join(" ")}`, ...BY_LANGUAGE };
+export const SNOWBALL_STEMMERS: Stemmers = { name: `snowball ${Object.keys(BY_LANGUAGE).join(" ")}`, ...BY_LANGUAGE };

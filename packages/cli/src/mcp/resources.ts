@@ -26,7 +26,7 @@ import {
   type ReadResourceResult,
   type Resource,
 } from "@modelcontextprotocol/server";
-import type { ContractLocale } from "@sbissoli/mcp-search";
+import type { Locale } from "@sbissoli/mcp-search";
 import type { Folder, FolderDocument } from "../folder/folder.js";
 import { documentId, parseResourceUri, RESOURCE_URI_PREFIX, resourceUri } from "../folder/ids.js";
 import { readsAsMarkdown } from "../formats/registry.js";
@@ -57,7 +57,7 @@ export const RESOURCE_URI_TEMPLATE = `${RESOURCE_URI_PREFIX}{+path}`;
 interface FolderResourcesOptions {
   readonly folder: Folder;
   /** Language of the template's title and of the errors. @default "pt-BR" */
-  readonly locale?: ContractLocale | undefined;
+  readonly locale?: Locale | undefined;
   /** Documents per `resources/list` page; tests page a small folder with a small one. @default 500 */
   readonly pageSize?: number | undefined;
   /** The most characters of text one `resources/read` returns, as for a fetch page. @default 20000 */

@@ -3,7 +3,7 @@
  * library's public API, so its surface text lives here rather than in the library's private
  * locale tables. Operator-facing text (help, stderr) is English.
  */
-import type { ContractLocale } from "@sbissoli/mcp-search";
+import type { Locale } from "@sbissoli/mcp-search";
 import { RESOURCE_URI_PREFIX, type RefusedId, type RefusedUri } from "../folder/ids.js";
 
 /**
@@ -206,7 +206,7 @@ const ES: FolderTexts = {
 };
 
 /** Every locale's table: the compiler refuses a locale of the library that has none. */
-const TEXTS: Readonly<Record<ContractLocale, FolderTexts>> = { "pt-BR": PT_BR, en: EN, es: ES };
+const TEXTS: Readonly<Record<Locale, FolderTexts>> = { "pt-BR": PT_BR, en: EN, es: ES };
 
 /**
  * The folder server's messages in one locale.
@@ -215,6 +215,6 @@ const TEXTS: Readonly<Record<ContractLocale, FolderTexts>> = { "pt-BR": PT_BR, e
  * @example
  * folderTexts("pt-BR").nothingIndexedYet; // => "Nenhum documento foi indexado ainda: …"
  */
-export function folderTexts(locale: ContractLocale = "pt-BR"): FolderTexts {
+export function folderTexts(locale: Locale = "pt-BR"): FolderTexts {
   return TEXTS[locale];
 }

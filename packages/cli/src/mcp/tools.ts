@@ -8,7 +8,7 @@ import {
   DEFAULT_LIMIT,
   registerDeepResearchTools,
   type CallbackContext,
-  type ContractLocale,
+  type Locale,
   type FetchReply,
   type SearchReply,
   type Vocabulary,
@@ -40,7 +40,7 @@ export interface FolderToolsOptions {
   readonly folder: Folder;
   readonly vocabulary: Vocabulary;
   /** Language of the titles, schema descriptions and messages. @default "pt-BR" */
-  readonly locale?: ContractLocale | undefined;
+  readonly locale?: Locale | undefined;
   /** The most results one search returns. @default 10 */
   readonly limit?: number | undefined;
   /** The longest snippet, in characters. @default 240 */

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ContractLocale } from "@sbissoli/mcp-search";
+import type { Locale } from "@sbissoli/mcp-search";
 import { SUPPORTED_EXTENSIONS } from "../../src/formats/registry.js";
 import { summaryMessage } from "../../src/mcp/tools.js";
 import { folderTexts } from "../../src/mcp/texts.js";
@@ -30,7 +30,7 @@ describe("summaryMessage", () => {
     ["en", 3, 0, 0, true, "0 matches among 3 indexed documents: the query matched none of them. Try other words, synonyms or the spelling the documents use."],
     ["en", 3, 2, 2, false, "2 documents match the query, among 3 indexed."],
   ] as const)("%s, %i documents, %i matches, %i returned, indexing %s", (locale, documents, matches, returned, indexing, message) => {
-    expect(summaryMessage(folderTexts(locale as ContractLocale), documents, matches, returned, indexing)).toBe(message);
+    expect(summaryMessage(folderTexts(locale as Locale), documents, matches, returned, indexing)).toBe(message);
   });
 
   it("lists every supported extension, the binary formats included", () => {

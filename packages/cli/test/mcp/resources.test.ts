@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createVocabulary, type ContractLocale } from "@sbissoli/mcp-search";
+import { createVocabulary, type Locale } from "@sbissoli/mcp-search";
 import { parseCommandLine, HELP } from "../../src/cli/args.js";
 import { openFolder, type Folder } from "../../src/folder/folder.js";
 import { parseResourceUri, resourceUri } from "../../src/folder/ids.js";
@@ -47,7 +47,7 @@ type ServerOptions = Partial<Omit<FolderServerOptions, "folder" | "vocabulary">>
 
 /** A real Client against the folder server over `root` (or `at`), linked in memory. */
 async function connect(options: ServerOptions = {}) {
-  const locale: ContractLocale = options.locale ?? "en";
+  const locale: Locale = options.locale ?? "en";
   const vocabulary = createVocabulary({ locale, sourceName: "the folder", entries: [] });
   const folder = await openFolder({ root: options.at ?? root, vocabulary, maxFileBytes: options.maxFileBytes });
   folders.push(folder);
