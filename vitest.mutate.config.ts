@@ -36,6 +36,11 @@ export default defineConfig({
       "test/ranking/analysis/plural-boundaries.test.ts",
       "test/ranking/analysis/analysis.test.ts",
       "test/vocabulary/vocabulary.test.ts",
+      // the options' checks, the matcher of snippets, the languages and the detector, concepts
+      "test/contract/option-names.test.ts",
+      "test/ranking/matcher.test.ts",
+      "test/languages/languages.test.ts",
+      "test/ranking/concepts.test.ts",
     ],
     exclude: [],
     globalSetup: [],
