@@ -41,6 +41,7 @@ export default defineConfig({
       "test/ranking/matcher.test.ts",
       "test/languages/languages.test.ts",
       "test/ranking/concepts.test.ts",
+      "test/ranking/index-options.test.ts",
     ],
     exclude: [],
     globalSetup: [],
