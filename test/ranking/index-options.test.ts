@@ -21,9 +21,9 @@ describe("createIndex's options", () => {
   it.each([
     ["null", null],
     ["a string", "eld"],
-    ["no name", { detect: () => "en" }],
-    ["an empty name", { name: "", detect: () => "en" }],
-    ["a name that is not a string", { name: 1, detect: () => "en" }],
+    ["no name", { detect: (): string => "en" }],
+    ["an empty name", { name: "", detect: (): string => "en" }],
+    ["a name that is not a string", { name: 1, detect: (): string => "en" }],
     ["no detect", { name: "d" }],
     ["a detect that is not a function", { name: "d", detect: "en" }],
   ])("refuses a detector with %s", (_what, detector) => {
@@ -31,7 +31,7 @@ describe("createIndex's options", () => {
   });
 
   it("takes a detector with a name and a detect function", () => {
-    expect(build({ ranking: "bm25", detector: { name: "d", detect: () => undefined } })).not.toThrow();
+    expect(build({ ranking: "bm25", detector: { name: "d", detect: (): undefined => undefined } })).not.toThrow();
   });
 
   it.each([
