@@ -311,8 +311,9 @@ function checkOptionNames(caller: string, options: unknown, known: readonly stri
 /** Throws `McpSearchError` unless `detector` is undefined or a name and a `detect` function. */
 function checkDetector(detector: unknown): void {
   if (detector === undefined) return;
-  const { name, detect } = (detector ?? {}) as { name?: unknown; detect?: unknown };
-  if (typeof detector !== "object" || detector === null || typeof name !== "string" || name === "" || typeof detect !== "function") {
+  // Anything but an object (null, a string…) has neither a string name nor a detect function.
+  const { name, detect } = (typeof detector === "object" ? (detector ?? {}) : {}) as { name?: unknown; detect?: unknown };
+  if (typeof name !== "string" || name === "" || typeof detect !== "function") {
     throw new McpSearchError(`The option detector needs a non-empty string "name" and a function "detect" from a text to a language code, not ${describeReceived(detector)}.`);
   }
 }
@@ -320,8 +321,9 @@ function checkDetector(detector: unknown): void {
 /** Throws `McpSearchError` unless `stemmers` is undefined or a name and functions. */
 function checkStemmers(stemmers: unknown): void {
   if (stemmers === undefined) return;
-  const { name } = (stemmers ?? {}) as { name?: unknown };
-  if (typeof stemmers !== "object" || stemmers === null || typeof name !== "string" || name === "") {
+  // Anything but an object (null, a string…) has no string name.
+  const { name } = (typeof stemmers === "object" ? (stemmers ?? {}) : {}) as { name?: unknown };
+  if (typeof name !== "string" || name === "") {
     throw new McpSearchError(`The option stemmers needs a non-empty string "name" and a function per language (${quoted(LANGUAGES)}), not ${describeReceived(stemmers)}.`);
   }
   for (const language of LANGUAGES) {

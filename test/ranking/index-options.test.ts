@@ -60,3 +60,36 @@ describe("createIndex's options", () => {
     expect(message).toContain("xx-YY");
   });
 });
+
+describe("createIndex's options: values that only look like a detector or stemmers", () => {
+  it.each([["a string with a name", Object.assign("eld", { detect: () => "en" })], ["a function", Object.assign((): string => "en", { detect: () => "en" })]])("refuses a detector that is %s", (_what, detector) => {
+    expect(build({ ranking: "bm25", detector })).toThrow('The option detector needs a non-empty string "name" and a function "detect"');
+  });
+
+  it("refuses stemmers given as a string", () => {
+    expect(build({ ranking: "bm25", stemmers: "snowball" })).toThrow('The option stemmers needs a non-empty string "name"');
+  });
+
+  it("gives no locale hint when the language code is not at the start", () => {
+    let message = "";
+    try {
+      build({ ranking: "bm25", language: "xxpt-BR" })();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).not.toContain("is a locale");
+  });
+});
+
+describe("the rule's matcher", () => {
+  const index = createIndex([{ id: "a", title: "Produção de soja", url: "https://x/a", text: "ab soja producao" }]);
+
+  it("finds a whole token, a prefix of 3 characters or more, and no shorter prefix", () => {
+    expect(index.searchWithMatcher("ab").matcher.findMatches("ab abc", "a")).toStrictEqual([{ start: 0, end: 2, term: 0 }]);
+    expect(index.searchWithMatcher("pro").matcher.findMatches("produção pr", "a")).toStrictEqual([{ start: 0, end: 8, term: 0 }]);
+  });
+
+  it("stops at MAX_MATCHES", () => {
+    expect(index.searchWithMatcher("ab").matcher.findMatches("ab ".repeat(20_001), "a")).toHaveLength(20_000);
+  });
+});
