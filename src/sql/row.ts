@@ -42,7 +42,7 @@ export interface RankedRow {
   readonly title_phrase: string;
   /**
    * Every token of the four fields, tagged with its field's letter (`i` id, `t` title, `k`
-   * keywords, `x` text), each cut to its first {@link LEXEME_LENGTH}
+   * keywords, `x` text), each cut to its first 255
    * characters, distinct, space-joined: `"icnae i0115600 tcultivo tsoja"`. The candidates' index
    * (FTS5 in SQLite, a GIN `tsvector` in PostgreSQL) is built on it, so a search can ask for a
    * token in one field: the ranked search reads few rows even when a word is in most of them.
