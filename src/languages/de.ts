@@ -10,6 +10,7 @@ const FUNCTION_WORDS = words("der die das den dem des ein eine einen einem einer
 
 /** German. */
 export const de: LanguageRules = {
+  script: "latin",
   // Off: on the development corpus the function words dropped lost MRR@10 (docs/performance.md, "Languages").
   stopwords: wordSet(),
   vocabularyStopwords: FUNCTION_WORDS,

@@ -10,6 +10,7 @@ const FUNCTION_WORDS = words("και το τα του τησ των την το�
 
 /** Greek. */
 export const el: LanguageRules = {
+  script: "greek",
   // Off: on the development corpus the function words dropped lost MRR@10 (docs/performance.md, "Languages").
   stopwords: wordSet(),
   vocabularyStopwords: FUNCTION_WORDS,

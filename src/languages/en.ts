@@ -54,6 +54,7 @@ function singularEn(word: string): string {
 
 /** English. */
 export const en: LanguageRules = {
+  script: "latin",
   stopwords: wordSet(FUNCTION_WORDS, words("is are was be at as or it its this that from into than")),
   vocabularyStopwords: [...FUNCTION_WORDS, "a", "per"],
   foldPlural: foldPluralEn,

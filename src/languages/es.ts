@@ -92,6 +92,7 @@ export function singularEs(word: string): string {
 
 /** Spanish. */
 export const es: LanguageRules = {
+  script: "latin",
   stopwords: wordSet(FUNCTION_WORDS, MORE_BM25_STOPWORDS),
   vocabularyStopwords: FUNCTION_WORDS,
   foldPlural: foldPluralEs,

@@ -10,6 +10,7 @@ const FUNCTION_WORDS = words("le la les un une des du de et ou en au aux dans pa
 
 /** French. */
 export const fr: LanguageRules = {
+  script: "latin",
   stopwords: wordSet(FUNCTION_WORDS),
   vocabularyStopwords: FUNCTION_WORDS,
   foldPlural: keepWord,

@@ -10,6 +10,7 @@ const FUNCTION_WORDS = words("il lo la i gli le un una uno di del dello della de
 
 /** Italian. */
 export const it: LanguageRules = {
+  script: "latin",
   stopwords: wordSet(FUNCTION_WORDS),
   vocabularyStopwords: FUNCTION_WORDS,
   foldPlural: keepWord,

@@ -74,6 +74,7 @@ function singularPt(word: string): string {
 
 /** Portuguese. */
 export const pt: LanguageRules = {
+  script: "latin",
   stopwords: wordSet(ORIGINAL_STOPWORDS, MORE_BM25_STOPWORDS),
   vocabularyStopwords: ORIGINAL_STOPWORDS,
   foldPlural: foldPluralPt,

@@ -10,6 +10,7 @@ const FUNCTION_WORDS = words("и в во не на что это как для �
 
 /** Russian. */
 export const ru: LanguageRules = {
+  script: "cyrillic",
   // Off: on the development corpus the function words dropped lost MRR@10 (docs/performance.md, "Languages").
   stopwords: wordSet(),
   vocabularyStopwords: FUNCTION_WORDS,

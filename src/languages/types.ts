@@ -9,7 +9,12 @@
  * (`vocabularyStopwords`, `singular`). The rule ranking keeps the original's list, which the
  * modules of Portuguese and English export as `ORIGINAL_STOPWORDS`.
  */
+/** The alphabets the languages are written in. */
+export type Script = "latin" | "cyrillic" | "greek";
+
 export interface LanguageRules {
+  /** The script the language is written in: a word in another one is stemmed as that script's language. */
+  readonly script: Script;
   /**
    * BM25's stopwords, folded (lower case, no accents): the function words dropped from entries
    * and queries. Short on purpose: articles, prepositions and their contractions, conjunctions,
@@ -43,6 +48,12 @@ export const wordSet = (...lists: readonly (readonly string[])[]): ReadonlySet<s
 
 /** The words of a space-separated string. */
 export const words = (list: string): readonly string[] => list.split(" ");
+
+/**
+ * `list` as the vocabulary normalises words: every mark gone, й and ї included ("його" → "иого"),
+ * where BM25's folding keeps those two letters.
+ */
+export const unmarked = (list: readonly string[]): readonly string[] => list.map((word) => word.normalize("NFD").replace(/[\u0300-\u036f]/g, ""));
 
 /** A word kept as it is: the plural folding and the singular of a language that has none of its own. */
 export const keepWord = (word: string): string => word;

@@ -13,6 +13,7 @@
  * (the Portuguese one, searched too, only meets what Portuguese folding made of other words).
  */
 import { languageRules, type Language } from "../../languages/index.js";
+import type { Script } from "../../languages/types.js";
 import { foldText } from "./fold.js";
 import { detectLanguage, type LanguageDetector } from "./language.js";
 import { forEachWord, type Segmentation } from "./tokenize.js";
@@ -21,7 +22,7 @@ import { forEachWord, type Segmentation } from "./tokenize.js";
  * Bumped whenever a stage changes what it outputs, so that an index snapshot built by another
  * analysis is refused and built again rather than mixed (its settings carry this number).
  */
-export const ANALYSIS_VERSION = 2;
+export const ANALYSIS_VERSION = 3;
 
 /** How text is analysed for BM25. */
 export interface AnalysisSettings {
@@ -65,12 +66,43 @@ const stopwordsOf = (language: Language): TokenFilter => {
 };
 
 /**
- * The stemming of `language`: its plural folding (`foldPlural` of its module), then the given stemmer when there is one (a
- * word kept as folded when the stemmer gives no string). The folding comes first so that a plural
- * and its singular reach the stemmer as one word, and meet whatever the stemmer makes of it:
- * Snowball alone leaves "ciudades" → "ciudad" and "ciudad" → "ciud" apart.
+ * The stemming of `language`: its plural folding (`foldPlural` of its module), then the given
+ * stemmer when there is one (a word kept as folded when the stemmer gives no string). The folding
+ * comes first so that a plural and its singular reach the stemmer as one word, and meet whatever
+ * the stemmer makes of it: Snowball alone leaves "ciudades" → "ciudad" and "ciudad" → "ciud" apart.
+ *
+ * A word written in another script than the language's is stemmed as that script's language
+ * ({@link SCRIPT_LANGUAGES}): a Russian manual quotes English, and an English page left
+ * untranslated in it holds Russian words. Queries and documents go through the same function, so
+ * the forms still meet.
  */
 function stemmerOf(language: Language, stemmers: Stemmers | undefined): (token: string) => string {
+  const own = languageStemmerOf(language, stemmers);
+  const script = languageRules(language).script;
+  const others = new Map<Script, (token: string) => string>();
+  return (token) => {
+    const written = scriptOf(token);
+    if (written === undefined || written === script) return own(token);
+    let other = others.get(written);
+    if (other === undefined) others.set(written, (other = languageStemmerOf(SCRIPT_LANGUAGES[written], stemmers)));
+    return other(token);
+  };
+}
+
+/** The language a word of each script is stemmed in when the document's language writes another. */
+const SCRIPT_LANGUAGES: Readonly<Record<Script, Language>> = { latin: "en", cyrillic: "ru", greek: "el" };
+
+/** The script of a folded word, from its first character: `undefined` for digits and every other script. */
+function scriptOf(token: string): Script | undefined {
+  const code = token.charCodeAt(0);
+  if (code < 0x250) return (code >= 0x61 && code <= 0x7a) || code >= 0xdf ? "latin" : undefined;
+  if (code >= 0x370 && code <= 0x3ff) return "greek";
+  if (code >= 0x400 && code <= 0x52f) return "cyrillic";
+  return undefined;
+}
+
+/** One language's plural folding, then its stemmer if any (see {@link stemmerOf}), memoised. */
+function languageStemmerOf(language: Language, stemmers: Stemmers | undefined): (token: string) => string {
   const fold = languageRules(language).foldPlural;
   const stem = stemmers?.[language];
   if (stemmers === undefined || stem === undefined) return fold;

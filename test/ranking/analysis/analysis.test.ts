@@ -13,7 +13,7 @@ const BIGRAMS = { fold: true, segmentation: "bigrams" } as const;
 
 describe("foldText", () => {
   it.each([
-    ["População", "populacao"], ["ÁRVORE", "arvore"], ["Αθήνα", "αθηνα"], ["ΛΌΓΟΣ", "λογοσ"], ["Ёлка й", "елка и"],
+    ["População", "populacao"], ["ÁRVORE", "arvore"], ["Αθήνα", "αθηνα"], ["ΛΌΓΟΣ", "λογοσ"], ["Ёлка й", "елка й"], ["ЇЖАК, її", "їжак, її"], ["и\u0306 і\u0308", "й ї"], ["Ў", "у"],
     ["がっこう", "がっこう"], ["パン", "パン"], ["한국어", "한국어"], ["東京", "東京"], ["हिन्दी", "हिन्दी"],
   ])("folds %j to %j", (input, expected) => {
     expect(foldText(input)).toBe(expected);
@@ -121,6 +121,16 @@ describe("analyzeText and analyzeQuery", () => {
     expect(analyzeQuery("as séries", ["pt", "en"], BIGRAMS)).toStrictEqual([["serie", "sery"]]);
     expect(analyzeQuery("as séries", ["en"], BIGRAMS)).toStrictEqual([["sery"]]);
     expect(analyzeQuery("ser ou não ser", ["pt"], BIGRAMS)).toStrictEqual([]);
+  });
+
+  it("stems a word of another script as that script's language: Latin as English, Cyrillic as Russian, Greek as Greek", () => {
+    const ru = (word: string) => (word.endsWith("ые") ? word.slice(0, -2) : word);
+    const stemmers = { name: "t", ru };
+    expect(analyzeText("Пакеты packages новые", "ru", { ...BIGRAMS, stemmers })).toStrictEqual(["пакеты", "package", "нов"]);
+    expect(analyzeText("The packages новые", "en", { ...BIGRAMS, stemmers })).toStrictEqual(["package", "нов"]);
+    expect(analyzeText("Las ciudades новые", "es", { ...BIGRAMS, stemmers })).toStrictEqual(["ciudad", "нов"]);
+    expect(analyzeText("Οι ρυθμίσεις cities 2026", "ru", { ...BIGRAMS, stemmers })).toStrictEqual(["οι", "ρυθμισεισ", "city", "2026"]);
+    expect(analyzeQuery("новые packages", ["en", "ru"], { ...BIGRAMS, stemmers })).toStrictEqual([["нов"], ["package"]]);
   });
 });
 

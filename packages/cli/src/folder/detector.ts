@@ -17,7 +17,7 @@ let loading: Promise<LanguageDetector> | undefined;
  *
  * @example
  * const detector = await loadLanguageDetector();
- * detector.detect("настроика принтера"); // => "ru"
+ * detector.detect("настройка принтера"); // => "ru"
  */
 export function loadLanguageDetector(): Promise<LanguageDetector> {
   loading ??= import("eld/small").then(({ eld }) => ({

@@ -109,7 +109,7 @@ describe("snippets in every script", () => {
     const { createFolderServer } = await import("../../src/transports/serve.js");
     const padding = "Текст без нужного слова. ".repeat(30);
     const root = folderOf({
-      "ru.md": `# Сети\n\n${padding}Подсеть задаёт маска. ${padding}Сеть и её узлы.`,
+      "ru.md": `# Маски\n\n${padding}Подсеть задаёт маска. ${padding}Сеть и её узлы.`,
       "ja.md": `# 日本\n\n${"説明の文章です。".repeat(40)}東京の地下鉄は便利です。`,
     });
     const folder = await openFolder({ root, vocabulary, watch: false });
