@@ -54,7 +54,7 @@ for (const corpus of ours) {
   }
 }
 const percent = (hits: number, n: number) => `${((100 * hits) / n).toFixed(0)} %`;
-const lines = [`eld small loaded in ${loadMs.toFixed(0)} ms`, "| language | length | texts | markers | eld | markers, then eld |", "| - | - | -: | -: | -: | -: |"];
+const lines = [`${eld.name} loaded in ${loadMs.toFixed(0)} ms`, "| language | length | texts | markers | eld | markers, then eld |", "| - | - | -: | -: | -: | -: |"];
 for (const [key, { n, hits }] of tally) {
   const [language, ...length] = key.split(" ");
   lines.push(`| ${language} | ${length.join(" ")} | ${n} | ${percent(hits.markers, n)} | ${percent(hits.eld, n)} | ${percent(hits["markers, then eld"], n)} |`);

@@ -8,7 +8,8 @@
  * child (./_minisearch-child.mjs) on the same files, so each RSS is its own. Printed as a table:
  * time to `initialize`, to the first search answer, to the full index; resident memory (peak,
  * right after indexing, and after 5 s idle); the latency of the first search that reflects one edit, one new file and one
- * deletion; the restart time to a complete answer without and with `--cache`; and the longest
+ * deletion; the search p50 and p99 over 200 section titles once the server is idle; the restart
+ * time to a complete answer without and with `--cache`; and the longest
  * event-loop stall (./_stall-monitor.mjs, `perf_hooks.monitorEventLoopDelay` inside the served
  * process) while indexing, in the 6 s after it (the compaction in slices and the memory-reducing
  * collection), and around the edits, next to the slowest search answer sent every 50 ms in those 6 s.
@@ -21,6 +22,9 @@
  * search and fetch times. With MCP_SEARCH_BEFORE_BIN set to another build's bin (an earlier
  * commit's, built in a `git worktree`), or to several as "label=path,label=path", it measures
  * each the same way in the same run.
+ *
+ * SCALE_BENCH_BIN=<another build's bin> serves the Markdown part with that build instead (an
+ * earlier commit's, to compare build time, memory and search time with this one's).
  *
  * Needs a build first (`npm run build -w @sbissoli/mcp-search-cli`, or any test run). Run:
  * `npx vitest bench --run packages/cli/bench/scale.bench.ts`; SCALE_BENCH_PARTS=pdfs (or
@@ -45,6 +49,11 @@ const SECTION_CHARS = 5000;
 const QUERY = "signal handler";
 /** How long the server is left idle before its memory is read again. */
 const SETTLE_MS = 7000;
+/** How many searches, one after another, the search p50 and p99 are read from (section titles as queries). */
+const TIMED_SEARCHES = 200;
+/** Another build's bin to serve the Markdown part with, to compare it with this one in the same bench. */
+const SCALE_BIN = process.env["SCALE_BENCH_BIN"];
+const titles: string[] = [];
 
 /** The real documents as text sections of about SECTION_CHARS characters, each with a title. */
 function sections(): { title: string; paragraphs: string[] }[] {
@@ -82,6 +91,7 @@ function sections(): { title: string; paragraphs: string[] }[] {
 /** FILES Markdown files in 100 folders: section i mod S, its paragraphs rotated per copy. */
 function buildFolder(root: string): number {
   const all = sections();
+  titles.push(...all.filter((_, i) => i % 7 === 0).slice(0, TIMED_SEARCHES).map((section) => section.title));
   let bytes = 0;
   for (let i = 0; i < FILES; i++) {
     const { title, paragraphs } = all[(i * 7919) % all.length]!;
@@ -183,6 +193,7 @@ beforeAll(async () => {
 
   const stallFile = join(cache, "stall.json");
   const served = new Served(["serve", root, "--locale", "en"], {
+    ...(SCALE_BIN === undefined ? {} : { bin: SCALE_BIN }),
     env: { ...process.env, NODE_OPTIONS: `${process.env["NODE_OPTIONS"] ?? ""} --import=${pathToFileURL(STALL_MONITOR).href}`, MCP_SEARCH_STALL_FILE: stallFile },
   });
   const initializeMs = await served.open();
@@ -199,6 +210,13 @@ beforeAll(async () => {
   // V8 and the allocator hand back what the indexing freed within a few seconds of quiet.
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, SETTLE_MS - AFTER_MS)));
   const settled = served.memory();
+  const searchMs: number[] = [];
+  for (const title of titles) {
+    const sent = performance.now();
+    await served.answer(title);
+    searchMs.push(performance.now() - sent);
+  }
+  searchMs.sort((a, b) => a - b);
   const edited = "doc:part-0/section-0.md";
   const editMs = await latency(served, () => writeFileSync(join(root, "part-0", "section-0.md"), "# Edited\n\nzqxedited marker\n"), "zqxedited", (ids) => ids.includes(edited));
   const addMs = await latency(served, () => writeFileSync(join(root, "part-1", "added.md"), "# Added\n\nzqxadded marker\n"), "zqxadded", (ids) => ids.includes("doc:part-1/added.md"));
@@ -206,12 +224,12 @@ beforeAll(async () => {
   const editStallMs = await served.stall(stallFile);
   served.close();
 
-  const coldCache = new Served(["serve", root, "--locale", "en", "--cache", cache]);
+  const coldCache = new Served(["serve", root, "--locale", "en", "--cache", cache], SCALE_BIN === undefined ? {} : { bin: SCALE_BIN });
   await coldCache.open();
   const restartColdMs = await coldCache.untilComplete();
   while (!readdirSync(cache).some((name) => name.endsWith(".snapshot"))) await new Promise((resolve) => setTimeout(resolve, 50));
   coldCache.close();
-  const warm = new Served(["serve", root, "--locale", "en", "--cache", cache]);
+  const warm = new Served(["serve", root, "--locale", "en", "--cache", cache], SCALE_BIN === undefined ? {} : { bin: SCALE_BIN });
   await warm.open();
   const restartWarmMs = await warm.untilComplete();
   const warmMemory = warm.memory();
@@ -230,6 +248,7 @@ beforeAll(async () => {
     ["longest event-loop stall while indexing", `${ms(indexingStallMs)} (target at most 100 ms)`, "n/a (one blocking call)"],
     [`longest stall in the ${AFTER_MS / 1000} s after indexing (compaction, collection)`, `${ms(afterStallMs)} (target at most 100 ms)`, "n/a"],
     [`slowest search in those ${AFTER_MS / 1000} s (one every 50 ms)`, ms(afterSearchMs), "n/a"],
+    [`search p50 / p99 (${titles.length} section titles, one after another, idle server)`, `${(searchMs[Math.floor(searchMs.length / 2)] ?? 0).toFixed(1)} / ${(searchMs[Math.floor(searchMs.length * 0.99)] ?? 0).toFixed(1)} ms`, "n/a"],
     ["longest stall around the edit, new file and deletion", ms(editStallMs), "n/a"],
     ["first search reflecting one edit", ms(editMs), "n/a"],
     ["first search reflecting one new file", ms(addMs), "n/a"],
@@ -241,7 +260,7 @@ beforeAll(async () => {
   const col = Math.max(...rows.map((row) => row[1].length));
   console.log(
     [
-      `scale bench: ${FILES} Markdown files, ${mb.toFixed(1)} MB of prose (python3-doc + manpages sections, varied); MiniSearch 7 defaults on title + text`,
+      `scale bench${SCALE_BIN === undefined ? "" : ` (bin ${SCALE_BIN})`}: ${FILES} Markdown files, ${mb.toFixed(1)} MB of prose (python3-doc + manpages sections, varied); MiniSearch 7 defaults on title + text`,
       `| ${"measure".padEnd(width)} | ${"mcp-search serve".padEnd(col)} | MiniSearch |`,
       `| ${"-".repeat(width)} | ${"-".repeat(col)} | ---------- |`,
       ...rows.map(([name, ours, theirs]) => `| ${name.padEnd(width)} | ${ours.padEnd(col)} | ${theirs} |`),
