@@ -68,6 +68,8 @@ export function forEachFoldedWord(text: string, segmentation: Segmentation, visi
     return;
   }
   forEachRun(text, (run, start) => {
+    // Most runs of a text that is not all ASCII still are: they fold to their lower case alone.
+    if (ASCII.test(run)) return run.length < 2 || visit(run.toLowerCase(), start, start + run.length);
     let go = true;
     const folded = foldText(run);
     const spaceless = folded.length === run.length && SPACELESS.test(run);
