@@ -14,7 +14,7 @@
 import { LANGUAGES, type Language } from "../src/languages/index.js";
 import { splitWords } from "../src/ranking/analysis/analyze.js";
 import { detectLanguage } from "../src/ranking/analysis/language.js";
-import { loadLanguageDetector } from "../packages/cli/src/folder/detector.js";
+import { ELD_DETECTOR } from "../packages/cli/src/folder/detector.js";
 import { loadLanguageCorpora } from "./_language-corpora.js";
 import { documentsOf } from "./relevance-languages.js";
 
@@ -22,7 +22,8 @@ const args = process.argv.slice(2);
 const at = args.indexOf("--corpora");
 const names = at >= 0 ? args[at + 1]?.split(",") : undefined;
 const started = performance.now();
-const eld = await loadLanguageDetector();
+const eld = ELD_DETECTOR;
+eld.detect("load");
 const loadMs = performance.now() - started;
 const { corpora } = loadLanguageCorpora(names);
 const ours = corpora.filter((corpus) => (LANGUAGES as readonly string[]).includes(corpus.language));

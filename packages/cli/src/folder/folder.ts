@@ -18,7 +18,7 @@ import { FolderIndexer, type FolderAnalysis, type FolderSnapshot } from "./index
 import { createMountedWatch, resolveMounts, type Mount } from "./mounts.js";
 import { relativeMessage as relativeMessageIn } from "./containment.js";
 import { documentId } from "./ids.js";
-import { loadLanguageDetector } from "./detector.js";
+import { ELD_DETECTOR } from "./detector.js";
 import { createDocumentReader } from "./reader.js";
 import { openSnapshotCache } from "./snapshot.js";
 import { SNOWBALL_STEMMERS } from "./stemmers.js";
@@ -150,8 +150,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
   const ranking = options.ranking ?? "bm25";
   // BM25's analysis: the languages go into the index, its settings into the snapshot's fingerprint.
   const language = options.language ?? "auto";
-  // eld is loaded only when BM25 detects each document's language (./detector.ts).
-  const detector = ranking === "bm25" && language === "auto" ? { detector: await loadLanguageDetector() } : {};
+  // eld is asked only when BM25 detects each document's language, and loaded by its first question (./detector.ts).
+  const detector = ranking === "bm25" && language === "auto" ? { detector: ELD_DETECTOR } : {};
   const analysis: FolderAnalysis = ranking === "bm25" ? { language, fallbackLanguage: options.fallbackLanguage ?? "en", stemmers: SNOWBALL_STEMMERS, ...detector } : {};
   const listeners = new Set<() => void>();
   const signal = () => {

@@ -1,6 +1,6 @@
 import { createIndex } from "@sbissoli/mcp-search";
 import { describe, expect, it } from "vitest";
-import { loadLanguageDetector } from "../../src/folder/detector.js";
+import { ELD_DETECTOR } from "../../src/folder/detector.js";
 
 // In the extra tier: eld's n-grams take 0.15 s to 0.6 s to load. Short texts, folded as the index
 // gives them to the detector (lower case, no accents but й and ї); eld's accuracy per language on the
@@ -17,23 +17,21 @@ describe("the folder server's language detector (eld) on short texts", () => {
     ["fr", "configurer une imprimante"],
     ["it", "configurare la stampante"],
   ])("%s: %s", async (language, text) => {
-    expect((await loadLanguageDetector()).detect(text)).toBe(language);
+    expect(ELD_DETECTOR.detect(text)).toBe(language);
   });
 
   it("answers among the library's languages only: a one-word Russian title is not Bulgarian, a Spanish one not Catalan", async () => {
-    const detector = await loadLanguageDetector();
+    const detector = ELD_DETECTOR;
     expect(detector.detect("сетка")).toBe("ru");
     expect(detector.detect("sobre")).toBe("es");
   });
 
-  it("says nothing of an empty text, and is loaded once", async () => {
-    const detector = await loadLanguageDetector();
-    expect(detector.detect("")).toBeUndefined();
-    expect(await loadLanguageDetector()).toBe(detector);
+  it("says nothing of an empty text", () => {
+    expect(ELD_DETECTOR.detect("")).toBeUndefined();
   });
 
   it("chooses a one-title document's language in the index: Snowball's French stems it", async () => {
-    const detector = await loadLanguageDetector();
+    const detector = ELD_DETECTOR;
     const { stemmer: fr } = await import("@orama/stemmers/french");
     const index = createIndex([{ id: "a", title: "Configurer une imprimante", url: "https://x.org/a" }], { ranking: "bm25", detector, stemmers: { name: "fr", fr } });
     expect(index.search("configuration").map((hit) => hit.id)).toStrictEqual(["a"]);
