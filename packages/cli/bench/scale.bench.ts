@@ -24,7 +24,8 @@
  * each the same way in the same run.
  *
  * SCALE_BENCH_BIN=<another build's bin> serves the Markdown part with that build instead (an
- * earlier commit's, to compare build time, memory and search time with this one's).
+ * earlier commit's, to compare build time, memory and search time with this one's);
+ * SCALE_BENCH_ARGS adds options to its command line (`--language en` leaves language detection out).
  *
  * Needs a build first (`npm run build -w @sbissoli/mcp-search-cli`, or any test run). Run:
  * `npx vitest bench --run packages/cli/bench/scale.bench.ts`; SCALE_BENCH_PARTS=pdfs (or
@@ -54,6 +55,8 @@ const TIMED_SEARCHES = 200;
 /** Another build's bin to serve the Markdown part with, to compare it with this one in the same bench. */
 const SCALE_BIN = process.env["SCALE_BENCH_BIN"];
 const titles: string[] = [];
+/** More options for the served bin of the Markdown part (`--language en`, to leave detection out). */
+const EXTRA_ARGS = (process.env["SCALE_BENCH_ARGS"] ?? "").split(" ").filter((arg) => arg !== "");
 
 /** The real documents as text sections of about SECTION_CHARS characters, each with a title. */
 function sections(): { title: string; paragraphs: string[] }[] {
@@ -192,7 +195,7 @@ beforeAll(async () => {
   };
 
   const stallFile = join(cache, "stall.json");
-  const served = new Served(["serve", root, "--locale", "en"], {
+  const served = new Served(["serve", root, "--locale", "en", ...EXTRA_ARGS], {
     ...(SCALE_BIN === undefined ? {} : { bin: SCALE_BIN }),
     env: { ...process.env, NODE_OPTIONS: `${process.env["NODE_OPTIONS"] ?? ""} --import=${pathToFileURL(STALL_MONITOR).href}`, MCP_SEARCH_STALL_FILE: stallFile },
   });
