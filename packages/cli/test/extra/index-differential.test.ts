@@ -18,6 +18,7 @@ import { createIndex, createVocabulary, type IndexEntry, type IndexRanking } fro
 import { afterAll, describe, expect, it } from "vitest";
 import { openFolder, type Folder } from "../../src/folder/folder.js";
 import { documentEntry } from "../../src/folder/reader.js";
+import { ELD_DETECTOR } from "../../src/folder/detector.js";
 import { SNOWBALL_STEMMERS } from "../../src/folder/stemmers.js";
 
 const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -60,8 +61,8 @@ function freshIndex(folder: Folder, order: readonly string[], ranking: IndexRank
     const source = readFileSync(join(folder.root, relative), "utf8");
     return documentEntry(relative, source, { url: document.url, linksResolve: false, ranking, vocabulary }).entry;
   });
-  // The folder's own analysis: BM25 with Snowball's stemmers, English when detection is unsure.
-  return createIndex(entries, ranking === "bm25" ? { ranking, stemmers: SNOWBALL_STEMMERS } : { ranking });
+  // The folder's own analysis: BM25 with Snowball's stemmers and eld, English when detection is unsure.
+  return createIndex(entries, ranking === "bm25" ? { ranking, stemmers: SNOWBALL_STEMMERS, detector: ELD_DETECTOR } : { ranking });
 }
 
 /** The query set: fixed words and phrases, and the first heading of every 25th document. */
