@@ -15,6 +15,9 @@
  * - gnome-user-docs (GNOME Help and the GNOME system administration guide, Mallard XML, every
  *   language under /usr/share/help): each page is one document, its title cut out; the query is
  *   the page's title.
+ * - readmes-npm (674 READMEs of npm packages, the archive ../shared/repro/posting-cut-short/
+ *   holds, not a Debian package): each section of a README (a Markdown heading and the text up to
+ *   the next) is one document, as written; the query is the heading, its Markdown removed.
  *
  * A title or heading that the corpus repeats is not a query (the answer would not be one
  * document). In a translation, a page whose title is still the English one (the same file in
@@ -37,7 +40,7 @@ export type BenchLanguage = "en" | "pt" | "es" | "ru" | "uk" | "ja" | "zh" | "de
  */
 export type CorpusRole = "development" | "test";
 
-type Kind = "debian-reference" | "developers-reference" | "gimp-help" | "libreoffice-help" | "gnome-help" | "system-admin-guide";
+type Kind = "debian-reference" | "developers-reference" | "gimp-help" | "libreoffice-help" | "gnome-help" | "system-admin-guide" | "readmes";
 
 interface CorpusSpec {
   readonly name: string;
@@ -46,7 +49,7 @@ interface CorpusSpec {
   readonly kind: Kind;
   /** The folder's language part: "pt-br" for the Debian Reference, "pt_BR" for GIMP and GNOME. */
   readonly source: string;
-  /** The Debian package that holds it. */
+  /** The Debian package that holds it ("" for the READMEs, which come from an archive). */
   readonly package: string;
 }
 
@@ -64,6 +67,7 @@ export const CORPORA: readonly CorpusSpec[] = [
   spec("en", "development", "debian-reference", "en", "debian-reference-en"),
   spec("en", "test", "libreoffice-help", "en-US", "libreoffice-help-en-us"),
   spec("en", "test", "gnome-help", "C", "gnome-user-docs", "gnome-help-en"),
+  spec("en", "test", "readmes", "npm", ""),
   spec("pt", "development", "debian-reference", "pt-br", "debian-reference-pt-br"),
   spec("pt", "test", "libreoffice-help", "pt-BR", "libreoffice-help-pt-br"),
   spec("pt", "test", "gnome-help", "pt_BR", "gnome-user-docs"),
@@ -112,10 +116,13 @@ export const MAX_QUERIES = 300;
 
 const CACHE = join(tmpdir(), "mcp-search-relevance-languages");
 const ENGLISH_SOURCE: Readonly<Record<Kind, string>> = {
-  "debian-reference": "en", "developers-reference": "en", "gimp-help": "en", "libreoffice-help": "en-US", "gnome-help": "C", "system-admin-guide": "C",
+  "debian-reference": "en", "developers-reference": "en", "gimp-help": "en", "libreoffice-help": "en-US", "gnome-help": "C", "system-admin-guide": "C", readmes: "npm",
 };
+/** The READMEs' archive, in the shared folder CI lays beside the clone. */
+const READMES_ARCHIVE = join(import.meta.dirname, "..", "..", "shared", "repro", "posting-cut-short", "readmes.tar.xz");
 
 function versionOf(pkg: string): string | undefined {
+  if (pkg === "") return existsSync(READMES_ARCHIVE) ? `archive-${statSync(READMES_ARCHIVE).size}` : undefined;
   try {
     const out = execFileSync("dpkg-query", ["-W", "-f=${Status} ${Version}", pkg], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
     return out.startsWith("install ok installed ") ? out.slice("install ok installed ".length).trim() : undefined;
@@ -126,7 +133,7 @@ function versionOf(pkg: string): string | undefined {
 
 /** Installs the Debian packages of `names` when missing (as root); returns a reason when it cannot. */
 export function ensureCorpusPackages(names: readonly string[], log: (line: string) => void): string | undefined {
-  const packages = [...new Set(CORPORA.filter((c) => names.includes(c.name)).map((c) => c.package))];
+  const packages = [...new Set(CORPORA.filter((c) => names.includes(c.name) && c.package !== "").map((c) => c.package))];
   const missing = packages.filter((pkg) => versionOf(pkg) === undefined);
   if (missing.length === 0) return undefined;
   if (process.getuid?.() !== 0) return `${missing.join(", ")} missing; run: sudo apt-get install -y ${missing.join(" ")}`;
@@ -185,6 +192,34 @@ function sectionsOf(files: readonly string[], heading: RegExp): Item[] {
   return items;
 }
 
+/** A Markdown heading's text as a reader sees it: links, images, code spans and emphasis marks removed. */
+const headingText = (markdown: string) =>
+  oneLine(markdown.replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/<[^>]+>/g, " ").replace(/[`*_]+/g, "").replace(/\s#+\s*$/, ""));
+
+/** Sections of Markdown files: an ATX heading outside code fences and the text up to the next heading. */
+function markdownSectionsOf(root: string, files: readonly string[]): Item[] {
+  const items: Item[] = [];
+  for (const file of files) {
+    let fenced = false;
+    let current: { query: string; lines: string[] } | undefined;
+    let index = 0;
+    const close = () => {
+      const text = current?.lines.join("\n").trim() ?? "";
+      if (current !== undefined && current.query !== "" && text.length >= 80) items.push({ key: `${relative(root, file)}#${index++}`, query: current.query, text });
+    };
+    for (const line of readFileSync(file, "utf8").split("\n")) {
+      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+      const heading = fenced ? null : /^#{1,6}\s+(.+)$/.exec(line);
+      if (heading !== null) {
+        close();
+        current = { query: headingText(heading[1]!), lines: [] };
+      } else current?.lines.push(line);
+    }
+    close();
+  }
+  return items;
+}
+
 /** Whole pages: the title from `title(html)`, the body from `body(html)` with the title cut out. */
 function pagesOf(root: string, files: readonly string[], title: (html: string) => string, body: (html: string) => string): Item[] {
   const items: Item[] = [];
@@ -229,6 +264,16 @@ function itemsOf(kind: Kind, source: string): Item[] {
       return pagesOf(root, listFiles(join(root, "text"), (p) => p.endsWith(".html")),
         (html) => /<title>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? "",
         (html) => (/<div id="DisplayArea"[^>]*>([\s\S]*)/.exec(html)?.[1] ?? "").replace(/<h1[\s\S]*?<\/h1>/i, " ").replace(/<footer[\s\S]*$/i, " "));
+    }
+    case "readmes": {
+      const root = join(CACHE, "readmes-npm-source");
+      if (!existsSync(join(root, "done"))) {
+        rmSync(root, { recursive: true, force: true });
+        mkdirSync(root, { recursive: true });
+        execFileSync("tar", ["-C", root, "--strip-components=1", "-xJf", READMES_ARCHIVE]);
+        writeFileSync(join(root, "done"), "");
+      }
+      return markdownSectionsOf(root, listFiles(root, (p) => p.endsWith(".md")));
     }
     case "gnome-help":
     case "system-admin-guide": {
@@ -277,6 +322,7 @@ const KIND_TEXT: Readonly<Record<Kind, string>> = {
   "libreoffice-help": "LibreOffice help, one page a document, the title as the query",
   "gnome-help": "GNOME Help, one page a document, the title as the query",
   "system-admin-guide": "GNOME system administration guide, one page a document, the title as the query",
+  readmes: "READMEs of npm packages, one section a document, the heading as the query",
 };
 
 /**
@@ -289,13 +335,13 @@ export function loadLanguageCorpora(names?: readonly string[]): { corpora: Langu
   for (const corpus of CORPORA.filter((c) => names === undefined || names.includes(c.name))) {
     const version = versionOf(corpus.package);
     if (version === undefined) {
-      missing.push(`${corpus.name} (${corpus.package} is not installed)`);
+      missing.push(`${corpus.name} (${corpus.package === "" ? `${READMES_ARCHIVE} is missing` : `${corpus.package} is not installed`})`);
       continue;
     }
     const { root, queries, documents } = build(corpus, version);
     corpora.push({
       name: corpus.name, language: corpus.language, role: corpus.role, package: corpus.package, version, root, queries, documents,
-      description: `${corpus.name} (${corpus.language}, ${corpus.role}): ${KIND_TEXT[corpus.kind]} (${corpus.package} ${version})`,
+      description: `${corpus.name} (${corpus.language}, ${corpus.role}): ${KIND_TEXT[corpus.kind]} (${corpus.package === "" ? "repro archive" : corpus.package} ${version})`,
     });
   }
   return { corpora, missing };
