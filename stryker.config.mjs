@@ -27,6 +27,9 @@ export default {
     // the rule ranking, and its one definition (fields, bonuses, stopwords, tokenizer)
     "src/ranking/create-index.ts",
     "src/ranking/rule.ts",
+    // BM25's folding (й and ї kept), and the walk that gives the matcher of snippets BM25's words with their places
+    "src/ranking/analysis/fold.ts",
+    "src/ranking/matches.ts",
     // the plural rules at their shortest words (reis, pais, ties, pies): BM25's folding of its
     // Portuguese and English tokens, and the vocabulary's singular of a query's words, each in its
     // language's module (src/languages/)

@@ -39,6 +39,7 @@ export default defineConfig({
       // the options' checks, the matcher of snippets, the languages and the detector, concepts
       "test/contract/option-names.test.ts",
       "test/ranking/matcher.test.ts",
+      "test/ranking/matches.test.ts",
       "test/languages/languages.test.ts",
       "test/ranking/concepts.test.ts",
       "test/ranking/index-options.test.ts",

@@ -14,6 +14,7 @@ export const MAX_MATCHES = 20_000;
 /** Called with a word and the span of the text it came from; false stops the walk. */
 type Visit = (word: string, start: number, end: number) => boolean;
 
+// Stryker disable next-line Regex: a shortcut; the Unicode walk gives an ASCII text the same words and spans.
 const ASCII = /^[\u0000-\u007f]*$/;
 /** A run of ASCII letters and digits: in ASCII text, a word of both rankings (once lower-cased). */
 const ASCII_RUN = /[A-Za-z0-9]+/g;
@@ -21,6 +22,7 @@ const ASCII_RUN = /[A-Za-z0-9]+/g;
 const RUN = /[\p{L}\p{M}\p{N}]+/gu;
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
 /** A character of the scripts written without spaces between words (./analysis/tokenize.ts). */
+// Stryker disable next-line Regex: only a run of several words needs it, and only these scripts make one.
 const SPACELESS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\u30fc]/u;
 
 /** Calls `visit` with each run of word characters of `text` and where it starts; false stops. */
@@ -64,6 +66,7 @@ export function forEachRuleWord(text: string, visit: Visit): void {
 export function forEachFoldedWord(text: string, segmentation: Segmentation, visit: Visit): void {
   // An ASCII run of [A-Za-z0-9] folds to its lower case and is one word (two characters or more).
   const visitAscii = (run: string, start: number) => run.length < 2 || visit(run.toLowerCase(), start, start + run.length);
+  // Stryker disable next-line ConditionalExpression,BlockStatement: the same shortcut.
   if (ASCII.test(text)) {
     forEachRun(text, visitAscii);
     return;
@@ -90,6 +93,7 @@ function visitFoldedRuns(piece: string, offset: number, segmentation: Segmentati
   let go = true;
   forEachRun(piece, (run, at) => {
     const start = offset + at;
+    // Stryker disable next-line ConditionalExpression: the same shortcut.
     if (ASCII.test(run)) return (go = run.length < 2 || visit(run.toLowerCase(), start, start + run.length));
     const folded = foldText(run);
     const spaceless = folded.length === run.length && SPACELESS.test(run);
@@ -100,6 +104,7 @@ function visitFoldedRuns(piece: string, offset: number, segmentation: Segmentati
       let to = start + run.length;
       if (spaceless) {
         const found = folded.indexOf(word, cursor);
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: a segment is always in its run.
         if (found >= 0) {
           from = start + found;
           to = from + word.length;

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { splitWords } from "../../src/ranking/analysis/analyze.js";
-import { forEachFoldedWord } from "../../src/ranking/matches.js";
+import { foldText } from "../../src/ranking/analysis/fold.js";
+import { forEachFoldedWord, forEachRuleWord } from "../../src/ranking/matches.js";
 
 const visited = (text: string, segmentation: "words" | "bigrams") => {
   const words: string[] = [];
@@ -20,10 +21,55 @@ describe("forEachFoldedWord", () => {
     }), { numRuns: 500 });
   });
 
+  it.each(["words", "bigrams"] as const)("gives each word the span of the text it came from, in order (%s)", (segmentation) => {
+    fc.assert(fc.property(text, (sample) => {
+      let last = -1;
+      forEachFoldedWord(sample, segmentation, (word, start, end) => {
+        expect(foldText(sample.slice(start, end))).toBe(word);
+        expect(start).toBeGreaterThan(last);
+        last = start;
+        return true;
+      });
+    }), { numRuns: 500 });
+  });
+
+  it("places each segment of a run of Han and kana, a repeated one included", () => {
+    const spans = (sample: string, segmentation: "words" | "bigrams") => {
+      const found: string[] = [];
+      forEachFoldedWord(sample, segmentation, (word, start, end) => (found.push(`${word}@${start}-${end}`), true));
+      return found;
+    };
+    expect(spans("Ver 東京東京", "bigrams")).toStrictEqual(["ver@0-3", "東京@4-6", "京東@5-7", "東京@6-8"]);
+    expect(spans("é 東京の地下鉄", "words")).toStrictEqual(["東京@2-4", "の@4-5", "地下鉄@5-8"]);
+    // Written decomposed, a word folds shorter than its run: its span is the whole run.
+    expect(spans("Cafe\u0301 東京", "words")).toStrictEqual(["cafe@0-5", "東京@6-8"]);
+  });
+
+  it("stops when the visit says so, in ASCII, in a run and among a run's segments", () => {
+    for (const sample of ["zip files here", "zip’ files here", "Ação café aqui", "東京の地下鉄 and more"]) {
+      const seen: string[] = [];
+      forEachFoldedWord(sample, "words", (word) => (seen.push(word), false));
+      expect(seen, sample).toHaveLength(1);
+    }
+  });
+
   it("gives each word of a text that is not all ASCII its span, ASCII words included", () => {
     const spans: string[] = [];
     const sample = "Les fichiers’ zip: café";
     forEachFoldedWord(sample, "words", (word, start, end) => (spans.push(`${word}=${sample.slice(start, end)}`), true));
     expect(spans).toStrictEqual(["les=Les", "fichiers=fichiers", "zip=zip", "cafe=café"]);
+  });
+});
+
+describe("forEachRuleWord", () => {
+  it("gives the rule's tokens, accents removed, with their words' spans, and stops when told", () => {
+    const seen: string[] = [];
+    forEachRuleWord("Café, AÇÃO-2024", (token, start, end) => (seen.push(`${token}@${start}-${end}`), true));
+    expect(seen).toStrictEqual(["cafe@0-4", "acao@6-10", "2024@11-15"]);
+    for (const sample of ["Café au lait", "zipфайлtar"]) {
+      const first: string[] = [];
+      forEachRuleWord(sample, (token) => (first.push(token), false));
+      expect(first, sample).toHaveLength(1);
+    }
   });
 });
