@@ -8,43 +8,62 @@
  * It is loaded the first time a document needs it, not before: a folder whose documents all say
  * their language by their function words (long English pages do) never loads it. Loading holds
  * the thread once, 0.15 s to 0.3 s; eld is an ES module, loaded synchronously by `require`
- * (Node 20.19 and 22.12 on), because BM25 asks for a language in the middle of indexing.
+ * (Node 20.19 and 22.12 on), because BM25 asks for a language in the middle of indexing. Where
+ * it cannot be loaded (an older Node 22), detection falls back to the function words and the
+ * locale's language, with one warning on stderr: a document is never lost for it.
  */
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { LANGUAGES, type LanguageDetector } from "@sbissoli/mcp-search";
 
-interface Eld {
+/** What the folder server uses of eld. */
+export interface Eld {
   detect(text: string): { language: string };
   setLanguageSubset(languages: readonly string[]): unknown;
 }
 
-let eld: Eld | undefined;
-
-function loadedEld(): Eld {
-  if (eld === undefined) {
-    const path = fileURLToPath(import.meta.resolve("eld/extrasmall"));
-    eld = (createRequire(import.meta.url)(path) as { eld: Eld }).eld;
-    // Answers among the library's languages only: a Russian page is not left to the fallback
-    // language as Bulgarian, nor a Spanish title as Catalan.
-    eld.setLanguageSubset([...LANGUAGES]);
-  }
-  return eld;
+/** eld's "extrasmall" instance, required synchronously. */
+function requireEld(): Eld {
+  const path = fileURLToPath(import.meta.resolve("eld/extrasmall"));
+  return (createRequire(import.meta.url)(path) as { eld: Eld }).eld;
 }
 
 /**
- * eld as BM25's detector, named "eld extrasmall" and its languages in the index snapshot and in
- * the `--cache` fingerprint; eld is loaded by its first `detect`.
+ * A detector that loads eld by `load` on its first question and answers among the library's
+ * languages (a Russian page is not left to the fallback language as Bulgarian, nor a Spanish
+ * title as Catalan); `loaded()` tells whether it has. When `load` throws, it warns once and
+ * answers `undefined` (unsure) from then on.
  *
  * @example
- * ELD_DETECTOR.detect("настройка принтера"); // => "ru"
+ * const { detector } = createEldDetector(requireEld);
+ * detector.detect("настройка принтера"); // => "ru"
  */
-export const ELD_DETECTOR: LanguageDetector = {
-  name: `eld extrasmall ${LANGUAGES.join(" ")}`,
-  detect: (text) => loadedEld().detect(text).language || undefined,
-};
+export function createEldDetector(load: () => Eld): { detector: LanguageDetector; loaded(): boolean } {
+  let eld: Eld | undefined;
+  let failed = false;
+  const loadedEld = (): Eld | undefined => {
+    if (eld === undefined && !failed) {
+      try {
+        eld = load();
+        eld.setLanguageSubset([...LANGUAGES]);
+      } catch (error) {
+        failed = true;
+        eld = undefined;
+        process.emitWarning(`mcp-search: eld could not be loaded (${(error as Error).message}); documents whose function words cannot tell their language are read in the --locale's language`);
+      }
+    }
+    return eld;
+  };
+  return {
+    detector: { name: `eld extrasmall ${LANGUAGES.join(" ")}`, detect: (text) => loadedEld()?.detect(text).language || undefined },
+    loaded: () => eld !== undefined,
+  };
+}
+
+const SHARED = createEldDetector(requireEld);
+
+/** eld as BM25's detector, named "eld extrasmall" and its languages in the index snapshot and in the `--cache` fingerprint. */
+export const ELD_DETECTOR: LanguageDetector = SHARED.detector;
 
 /** True once a document needed eld and it was loaded (the tests read it). */
-export function eldLoaded(): boolean {
-  return eld !== undefined;
-}
+export const eldLoaded = (): boolean => SHARED.loaded();

@@ -1,0 +1,27 @@
+import { createIndex } from "@sbissoli/mcp-search";
+import { describe, expect, it } from "vitest";
+import { createEldDetector } from "../../src/folder/detector.js";
+
+describe("the folder server's language detector when eld cannot be loaded", () => {
+  it("warns once, answers unsure, and leaves the document to the fallback language instead of losing it", async () => {
+    const warnings: string[] = [];
+    const listen = (warning: Error) => warnings.push(warning.message);
+    process.on("warning", listen);
+    try {
+      // What Node 22 before 22.12 does to a synchronous require of an ES module.
+      const { detector, loaded } = createEldDetector(() => {
+        throw new Error("require() of ES Module eld/src/entries/static.extrasmall.js not supported");
+      });
+      expect(detector.detect("configuración")).toBeUndefined();
+      expect(detector.detect("настройка")).toBeUndefined();
+      const index = createIndex([{ id: "a", title: "Sobre", url: "https://x.org/a", text: "configuración" }], { ranking: "bm25", detector, fallbackLanguage: "es" });
+      expect(index.search("configuracion").map((hit) => hit.id)).toStrictEqual(["a"]);
+      expect(loaded()).toBe(false);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/eld could not be loaded \(require\(\) of ES Module .*\); documents whose function words cannot tell their language are read in the --locale's language/);
+    } finally {
+      process.off("warning", listen);
+    }
+  });
+});
