@@ -12,8 +12,11 @@
  * it cannot be loaded (an older Node 22), detection falls back to the function words and the
  * locale's language, with one warning on stderr: a document is never lost for it.
  */
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runInNewContext } from "node:vm";
 import { LANGUAGES, type LanguageDetector } from "@sbissoli/mcp-search";
 
 /** What the folder server uses of eld. */
@@ -22,10 +25,40 @@ export interface Eld {
   setLanguageSubset(languages: readonly string[]): unknown;
 }
 
-/** eld's "extrasmall" instance, required synchronously. */
+/** eld's n-gram table, as its data files hold it: per n-gram, a score per language index. */
+interface NgramsData {
+  readonly type: string;
+  readonly languages: Readonly<Record<string, string>>;
+  readonly ngrams: Readonly<Record<string, Readonly<Record<string, number>>>>;
+}
+
+/**
+ * eld's own detector over the n-grams that score in one of the library's languages: 12,552 of
+ * the "extrasmall" table's 49,553. The whole table takes 29 MB of heap once loaded, and an ES
+ * module is never unloaded; so its data file is read and evaluated apart, its rows for the nine
+ * languages copied, and the rest collected. eld's answers among the nine are the same, as every
+ * score of theirs is kept (packages/cli/test/extra/detector.test.ts compares them). eld 2.1 exports
+ * only whole tables: `createEld` and the data file are reached by their paths in its package,
+ * and the CLI pins that version.
+ */
 function requireEld(): Eld {
-  const path = fileURLToPath(import.meta.resolve("eld/extrasmall"));
-  return (createRequire(import.meta.url)(path) as { eld: Eld }).eld;
+  const source = dirname(dirname(fileURLToPath(import.meta.resolve("eld/extrasmall"))));
+  const { createEld } = createRequire(import.meta.url)(join(source, "languageDetector.js")) as { createEld(): { instance: Eld; loadData(data: NgramsData): unknown } };
+  const literal = readFileSync(join(source, "ngrams", "extrasmall.js"), "utf8").replace(/^[\s\S]*?export const ngramsData\s*=\s*/, "").replace(/;\s*$/, "");
+  const table = runInNewContext(`(${literal})`) as NgramsData;
+  const kept = Object.entries(table.languages).filter(([, code]) => (LANGUAGES as readonly string[]).includes(code)).map(([index]) => index);
+  const ngrams: Record<string, Record<string, number>> = {};
+  for (const [ngram, scores] of Object.entries(table.ngrams)) {
+    let row: Record<string, number> | undefined;
+    for (const index of kept) {
+      const score = scores[index];
+      if (score !== undefined) (row ??= {})[index] = score;
+    }
+    if (row !== undefined) ngrams[ngram] = row;
+  }
+  const { instance, loadData } = createEld();
+  loadData({ type: table.type, languages: { ...table.languages }, ngrams });
+  return instance;
 }
 
 /**

@@ -1,4 +1,6 @@
-import { createIndex } from "@sbissoli/mcp-search";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createIndex, LANGUAGES } from "@sbissoli/mcp-search";
 import { describe, expect, it } from "vitest";
 import { ELD_DETECTOR } from "../../src/folder/detector.js";
 
@@ -36,4 +38,19 @@ describe("the folder server's language detector (eld) on short texts", () => {
     const index = createIndex([{ id: "a", title: "Configurer une imprimante", url: "https://x.org/a" }], { ranking: "bm25", detector, stemmers: { name: "fr", fr } });
     expect(index.search("configuration").map((hit) => hit.id)).toStrictEqual(["a"]);
   });
+
+  it("answers as eld's whole extrasmall table kept to the nine languages, from its rows for them only", async () => {
+    const { eld } = await import("eld/extrasmall");
+    eld.setLanguageSubset([...LANGUAGES]);
+    // Real prose: the first lines of the READMEs of this repository's dependencies, and short texts in every language.
+    const texts = ["configurar a impressora", "la impresora no imprime", "настройка сети", "налаштування мережі", "ρυθμίσεις δικτύου", "Drucker einrichten", "configurer le réseau", "configurare la rete", "sobre", "сетка", "file", "東京の地下鉄"];
+    const modules = join(import.meta.dirname, "..", "..", "..", "..", "node_modules");
+    for (const name of readdirSync(modules).sort()) {
+      const readme = join(modules, name, "README.md");
+      if (existsSync(readme)) texts.push(readFileSync(readme, "utf8").slice(0, 400));
+    }
+    expect(texts.length).toBeGreaterThan(200);
+    for (const text of texts) expect(ELD_DETECTOR.detect(text), text).toBe(eld.detect(text).language || undefined);
+  });
 });
+
