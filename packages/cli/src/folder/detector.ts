@@ -20,7 +20,7 @@ import { runInNewContext } from "node:vm";
 import { LANGUAGES, type LanguageDetector } from "@sbissoli/mcp-search";
 
 /** What the folder server uses of eld. */
-export interface Eld {
+interface Eld {
   detect(text: string): { language: string };
   setLanguageSubset(languages: readonly string[]): unknown;
 }
