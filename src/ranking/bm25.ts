@@ -60,6 +60,7 @@ import { Collection, selectTop, type AnalyzedQuery, type Expand, type RankedEntr
 import { forEachFoldedWord, MAX_MATCHES } from "./matches.js";
 import { LANGUAGES, type Language } from "../languages/index.js";
 import { ANALYSIS_VERSION, analyzeQuery, chooseLanguage, filterWords, splitWords, wordAnalyzer, type AnalysisSettings } from "./analysis/analyze.js";
+import { detectLanguage } from "./analysis/language.js";
 import { grown, SegmentedPostings, type TermRange } from "./postings.js";
 
 /** Fields in the counted postings, in the order of the weights: id, title, keywords, text. */
@@ -120,23 +121,40 @@ export const BM25_DEFAULTS: Bm25Parameters = {
 const MIN_PREFIX = 4;
 
 /**
- * An entry's language and its fields' tokens (id, title, keywords, text): every field analysed in
- * the one language chosen from its title's and text's words (`chooseLanguage`).
+ * An entry's language, every language its words were read in, and its fields' tokens (id, title,
+ * keywords, text). The entry's language is chosen from its title's and text's words
+ * (`chooseLanguage`); the id, the title and the keywords are read in it, and so is its text,
+ * paragraph by paragraph (blocks between blank lines), except a paragraph whose own function
+ * words name another language (`detectLanguage` without the detector), read in that one: a page
+ * translated in part keeps its English paragraphs English and its Italian ones Italian. With a
+ * fixed `language`, every word is read in it.
  *
  * @example
  * entryTokens({ id: "a", title: "Ciudades", url: "https://x.org/a", text: "Las luces de la ciudad y del puerto" }, BM25_DEFAULTS);
- * // => { language: "es", fields: [[], ["ciudad"], [], ["luz", "ciudad", "puerto"]] }
+ * // => { language: "es", languages: ["es"], fields: [[], ["ciudad"], [], ["luz", "ciudad", "puerto"]] }
  */
-export function entryTokens(entry: RankedEntry, parameters: Pick<Bm25Parameters, "analysis"> = BM25_DEFAULTS): { language: Language; fields: string[][] } {
+export function entryTokens(entry: RankedEntry, parameters: Pick<Bm25Parameters, "analysis"> = BM25_DEFAULTS): { language: Language; languages: Language[]; fields: string[][] } {
   const { analysis } = parameters;
   const { segmentation } = analysis;
   const title = splitWords(entry.title, segmentation);
-  const text = splitWords(entry.text ?? "", segmentation);
-  const language = chooseLanguage(analysis.language === "auto" ? title.concat(text.slice(0, 400)) : [], analysis);
+  const paragraphs = (entry.text ?? "").split(PARAGRAPH_BREAK).map((paragraph) => splitWords(paragraph, segmentation));
+  const auto = analysis.language === "auto";
+  const language = chooseLanguage(auto ? title.concat(paragraphs.flat().slice(0, 400)) : [], analysis);
   const keywords = (entry.keywords ?? []).flatMap((keyword) => splitWords(keyword, segmentation));
-  const fields = [splitWords(entry.id, segmentation), title, keywords, text].map((words) => filterWords(words, language, analysis));
-  return { language, fields };
+  const languages = [language];
+  const text: string[] = [];
+  for (const words of paragraphs) {
+    const own = (auto && paragraphs.length > 1 ? detectLanguage(words) : undefined) ?? language;
+    if (!languages.includes(own)) languages.push(own);
+    for (const token of filterWords(words, own, analysis)) text.push(token);
+  }
+  const fields = [splitWords(entry.id, segmentation), title, keywords].map((words) => filterWords(words, language, analysis));
+  fields.push(text);
+  return { language, languages, fields };
 }
+
+/** A blank line, with any spaces on it: where a paragraph ends. */
+const PARAGRAPH_BREAK = /\n[ \t\r\f\v]*\n/;
 
 /** One word of a query: its forms (one per language, distinct), and whether they reach longer words. */
 interface QueryGroup {
@@ -524,8 +542,11 @@ class Bm25Core implements RankingCore {
   /** Live entries whose text is longer than L, and than W. */
   private overLead = 0;
   private overPassage = 0;
-  /** Per entry slot, its language's place in LANGUAGES; and how many live entries each has. */
-  private languageOf: Int32Array = new Int32Array(0);
+  /**
+   * Per entry slot, the languages its words were read in, as bits (bit l: LANGUAGES[l]); and how
+   * many live entries read words in each language: a query is read in every language held.
+   */
+  private languagesOf: Int32Array = new Int32Array(0);
   private readonly languageCount = LANGUAGES.map(() => 0);
   private total: Float64Array = new Float64Array(0);
   private best: Float64Array = new Float64Array(0);
@@ -541,11 +562,11 @@ class Bm25Core implements RankingCore {
   /** Opens the entry's units in the lead and passage views; the collection opened its whole slot. */
   index(entry: RankedEntry, slot: number): void {
     const { parameters } = this;
-    const { language, fields } = entryTokens(entry, parameters);
+    const { languages, fields } = entryTokens(entry, parameters);
     const [id, title, keywords, text] = fields as [string[], string[], string[], string[]];
-    this.languageOf = grown(this.languageOf, slot + 1);
-    this.languageOf[slot] = LANGUAGES.indexOf(language);
-    this.languageCount[this.languageOf[slot]!]! += 1;
+    this.languagesOf = grown(this.languagesOf, slot + 1);
+    this.languagesOf[slot] = languages.reduce((bits, language) => bits | (1 << LANGUAGES.indexOf(language)), 0);
+    this.countLanguages(this.languagesOf[slot]!, 1);
     // The collection opened `slot` in the whole view's postings: fill it in place of `add`.
     this.whole.fill(slot, [id, title, keywords, text], slot);
     this.lead.add([id, title, keywords, text.slice(0, parameters.lead)], slot);
@@ -570,7 +591,12 @@ class Bm25Core implements RankingCore {
     for (let u = first; u < first + this.passageCount[slot]!; u++) this.passages.remove(u);
     if (this.textLength[slot]! > this.parameters.lead) this.overLead -= 1;
     if (this.textLength[slot]! > this.parameters.passage) this.overPassage -= 1;
-    this.languageCount[this.languageOf[slot]!]! -= 1;
+    this.countLanguages(this.languagesOf[slot]!, -1);
+  }
+
+  /** Adds `by` to the count of each language of `bits`. */
+  private countLanguages(bits: number, by: number): void {
+    for (let l = 0; l < LANGUAGES.length; l++) if ((bits & (1 << l)) !== 0) this.languageCount[l]! += by;
   }
 
   /**
@@ -601,7 +627,7 @@ class Bm25Core implements RankingCore {
       this.firstPassage[to] = units[this.firstPassage[slot]!]!;
       this.passageCount[to] = this.passageCount[slot]!;
       this.textLength[to] = this.textLength[slot]!;
-      this.languageOf[to] = this.languageOf[slot]!;
+      this.languagesOf[to] = this.languagesOf[slot]!;
     }
   }
 
@@ -616,7 +642,7 @@ class Bm25Core implements RankingCore {
     this.passages.save(writer);
     writer.int32Array(this.passageCount, entries);
     writer.int32Array(this.textLength, entries);
-    writer.int32Array(this.languageOf, entries);
+    writer.int32Array(this.languagesOf, entries);
   }
 
   /**
@@ -632,11 +658,11 @@ class Bm25Core implements RankingCore {
     this.passages.load(reader, () => -1);
     const passageCount = reader.int32Array();
     const textLength = reader.int32Array();
-    const languageOf = reader.int32Array();
-    if (languageOf.length !== entries || languageOf.some((l) => l < 0 || l >= LANGUAGES.length)) throw new Error("its language table does not fit its entries");
+    const languagesOf = reader.int32Array();
+    if (languagesOf.length !== entries || languagesOf.some((bits) => bits <= 0 || bits >= 1 << LANGUAGES.length)) throw new Error("its language table does not fit its entries");
     this.languageCount.fill(0);
-    for (const l of languageOf) this.languageCount[l]! += 1;
-    this.languageOf = languageOf;
+    for (const bits of languagesOf) this.countLanguages(bits, 1);
+    this.languagesOf = languagesOf;
     if (this.whole.postings.slots !== entries || this.lead.postings.slots !== entries) throw new Error("a view has another number of entries");
     if (passageCount.length !== entries || textLength.length !== entries) throw new Error("its passage table has another number of entries");
     const { lead, passage } = this.parameters;
@@ -691,7 +717,7 @@ class Bm25Core implements RankingCore {
       }
     });
     const { analysis } = this.parameters;
-    const languages = slot === undefined ? query.languages : [LANGUAGES[this.languageOf[slot]!]!];
+    const languages = slot === undefined ? query.languages : LANGUAGES.filter((_, l) => (this.languagesOf[slot]! & (1 << l)) !== 0);
     const analyzers = languages.map((language) => wordAnalyzer(language, analysis));
     const termOf = (token: string) => exact.get(token) ?? prefixes.find(({ form }) => token.startsWith(form))?.term;
     forEachFoldedWord(text, analysis.segmentation, (word, start, end) => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { analyzeQuery } from "../../src/ranking/analysis/analyze.js";
 import { LANGUAGES, type Language } from "../../src/languages/index.js";
 import { BM25_DEFAULTS, createBm25Ranking, entryTokens, passageStarts, type Bm25Parameters } from "../../src/ranking/bm25.js";
-import { McpSearchError, createIndex, type IndexEntry } from "../../src/index.js";
+import { McpSearchError, createIndex, loadIndex, type IndexEntry } from "../../src/index.js";
 import { createIntentIndex } from "../../src/site/index.js";
 
 /**
@@ -185,5 +185,41 @@ describe("createIndex with ranking bm25", () => {
     expect(index.resolve("example.org/page:/live")).toBe("page:/live");
     expect(index.search("live data right now")[0]?.id).toBe("page:/live");
     expect(index.size).toBe(2);
+  });
+});
+
+describe("BM25's paragraphs in their own language", () => {
+  // Italian stemming for the test: the library has none of its own, the folder server passes Snowball's.
+  const stemmers = { name: "paragraphs-test", it: (word: string) => word.replace(/[aeio]$/, "") };
+  const page = {
+    id: "stampa",
+    title: "Printing",
+    url: "https://x.org/stampa",
+    text: "The printer is shared by the team, and it prints the pages that are sent to it.\n\nIl documento della stampante: la stampante che non stampa nella rete, e anche come per gli uffici.",
+  };
+
+  it("reads a paragraph whose function words name another language in that language, and the rest in the page's", () => {
+    const { language, languages, fields } = entryTokens(page, { analysis: { ...BM25_DEFAULTS.analysis, stemmers } });
+    expect(language).toBe("en");
+    expect(languages).toStrictEqual(["en", "it"]);
+    expect(fields[3]).toContain("stampant");
+    expect(fields[3]).toContain("printer");
+    // One paragraph, or a fixed language: the page's language throughout.
+    expect(entryTokens({ ...page, text: page.text.replace("\n\n", " ") }, { analysis: { ...BM25_DEFAULTS.analysis, stemmers } }).languages).toStrictEqual(["en"]);
+    expect(entryTokens(page, { analysis: { ...BM25_DEFAULTS.analysis, stemmers, language: "en" } }).languages).toStrictEqual(["en"]);
+  });
+
+  it("reads a query in the paragraphs' languages too, through a snapshot, until the page is removed", () => {
+    const other = { id: "net", title: "Network", url: "https://x.org/net", text: "The network of the office is shared by the team and it is fast." };
+    const index = createIndex([page, other], { ranking: "bm25", stemmers });
+    expect(index.search("stampanti").map((hit) => hit.id)).toStrictEqual(["stampa"]);
+    const loaded = loadIndex(index.snapshot(), { stemmers });
+    expect(loaded.search("stampanti").map((hit) => hit.id)).toStrictEqual(["stampa"]);
+    const { matcher } = loaded.searchWithMatcher("stampanti");
+    expect(matcher.findMatches(page.text, "stampa").map(({ start, end }) => page.text.slice(start, end))).toStrictEqual(["stampante", "stampante"]);
+    loaded.remove("stampa");
+    loaded.add({ ...page, id: "printing", text: "The printer stampante of the team" });
+    // Italian is no longer held: "stampanti" is read in English only, and meets nothing.
+    expect(loaded.search("stampanti")).toStrictEqual([]);
   });
 });

@@ -23,8 +23,12 @@ export interface LanguageDetector {
   readonly detect: (text: string) => string | undefined;
 }
 
-/** Each language's markers, in {@link LANGUAGES} order. */
-const MARKERS = LANGUAGES.map((language) => languageRules(language).markers);
+/**
+ * Each marker's language, by its place in {@link LANGUAGES}: one lookup a word (a language's
+ * markers are its own, test/languages/languages.test.ts holds them apart). BM25 asks this of every
+ * paragraph of every text it indexes.
+ */
+const MARKER_LANGUAGE = new Map(LANGUAGES.flatMap((language, l) => [...languageRules(language).markers].map((word) => [word, l] as const)));
 
 /** How many words detection reads: the first ones hold enough evidence, and a long text costs no more. */
 const SAMPLE = 400;
@@ -41,11 +45,11 @@ const MIN_HITS = 2;
  * detectLanguage(["zip", "file"]); // => undefined
  */
 export function detectLanguage(words: readonly string[], detector?: LanguageDetector): Language | undefined {
-  const hits = MARKERS.map(() => 0);
+  const hits = LANGUAGES.map(() => 0);
   const end = Math.min(words.length, SAMPLE);
   for (let i = 0; i < end; i++) {
-    const word = words[i]!;
-    for (let l = 0; l < MARKERS.length; l++) if (MARKERS[l]!.has(word)) hits[l]! += 1;
+    const l = MARKER_LANGUAGE.get(words[i]!);
+    if (l !== undefined) hits[l]! += 1;
   }
   let best = 0;
   for (let l = 1; l < hits.length; l++) if (hits[l]! > hits[best]!) best = l;
