@@ -60,7 +60,7 @@ import { Collection, selectTop, type AnalyzedQuery, type Expand, type RankedEntr
 import { forEachFoldedWord, MAX_MATCHES } from "./matches.js";
 import { LANGUAGES, type Language } from "../languages/index.js";
 import { ANALYSIS_VERSION, analyzeQuery, chooseLanguage, filterWords, splitWords, wordAnalyzer, type AnalysisSettings } from "./analysis/analyze.js";
-import { detectLanguage } from "./analysis/language.js";
+import { DETECTION_SAMPLE, detectLanguage } from "./analysis/language.js";
 import { grown, SegmentedPostings, type TermRange } from "./postings.js";
 
 /** Fields in the counted postings, in the order of the weights: id, title, keywords, text. */
@@ -139,7 +139,7 @@ export function entryTokens(entry: RankedEntry, parameters: Pick<Bm25Parameters,
   const title = splitWords(entry.title, segmentation);
   const paragraphs = (entry.text ?? "").split(PARAGRAPH_BREAK).map((paragraph) => splitWords(paragraph, segmentation));
   const auto = analysis.language === "auto";
-  const language = chooseLanguage(auto ? title.concat(paragraphs.flat().slice(0, 400)) : [], analysis);
+  const language = chooseLanguage(auto ? title.concat(firstWords(paragraphs, DETECTION_SAMPLE)) : [], analysis);
   const keywords = (entry.keywords ?? []).flatMap((keyword) => splitWords(keyword, segmentation));
   const languages = [language];
   const text: string[] = [];
@@ -151,6 +151,16 @@ export function entryTokens(entry: RankedEntry, parameters: Pick<Bm25Parameters,
   const fields = [splitWords(entry.id, segmentation), title, keywords].map((words) => filterWords(words, language, analysis));
   fields.push(text);
   return { language, languages, fields };
+}
+
+/** The first `count` words of `paragraphs`, in order. */
+function firstWords(paragraphs: readonly (readonly string[])[], count: number): string[] {
+  const words: string[] = [];
+  for (const paragraph of paragraphs) {
+    if (words.length >= count) break;
+    words.push(...paragraph.slice(0, count - words.length));
+  }
+  return words;
 }
 
 /** A blank line, with any spaces on it: where a paragraph ends. */

@@ -77,16 +77,38 @@ const stopwordsOf = (language: Language): TokenFilter => {
  * the forms still meet.
  */
 function stemmerOf(language: Language, stemmers: Stemmers | undefined): (token: string) => string {
-  const own = languageStemmerOf(language, stemmers);
-  const script = languageRules(language).script;
-  const others = new Map<Script, (token: string) => string>();
-  return (token) => {
-    const written = scriptOf(token);
-    if (written === undefined || written === script) return own(token);
-    let other = others.get(written);
-    if (other === undefined) others.set(written, (other = languageStemmerOf(SCRIPT_LANGUAGES[written], stemmers)));
-    return other(token);
-  };
+  return built(SCRIPT_STEMMERS, language, stemmers, () => {
+    const own = languageStemmerOf(language, stemmers);
+    const script = languageRules(language).script;
+    const others = new Map<Script, (token: string) => string>();
+    return (token) => {
+      const written = scriptOf(token);
+      if (written === undefined || written === script) return own(token);
+      let other = others.get(written);
+      if (other === undefined) others.set(written, (other = languageStemmerOf(SCRIPT_LANGUAGES[written], stemmers)));
+      return other(token);
+    };
+  });
+}
+
+/**
+ * What {@link stemmerOf} and {@link languageStemmerOf} built, per stemmers (`NO_STEMMERS` for
+ * none) and language: each analysed field, paragraph and snippet asks for them again, and the
+ * memo of stems lives in them.
+ */
+type Built = WeakMap<object, Map<Language, (token: string) => string>>;
+const SCRIPT_STEMMERS: Built = new WeakMap();
+const LANGUAGE_STEMMERS: Built = new WeakMap();
+const NO_STEMMERS = {};
+
+/** `cache`'s function for `stemmers` and `language`, made by `build` the first time. */
+function built(cache: Built, language: Language, stemmers: Stemmers | undefined, build: () => (token: string) => string): (token: string) => string {
+  const key = stemmers ?? NO_STEMMERS;
+  let byLanguage = cache.get(key);
+  if (byLanguage === undefined) cache.set(key, (byLanguage = new Map()));
+  let stemmer = byLanguage.get(language);
+  if (stemmer === undefined) byLanguage.set(language, (stemmer = build()));
+  return stemmer;
 }
 
 /** The language a word of each script is stemmed in when the document's language writes another. */
@@ -101,36 +123,33 @@ function scriptOf(token: string): Script | undefined {
   return undefined;
 }
 
-/** One language's plural folding, then its stemmer if any (see {@link stemmerOf}), memoised. */
+/**
+ * One language's plural folding, then its stemmer if any (see {@link stemmerOf}), with a memo of
+ * the stems it gave: a text repeats its words, and a Snowball stemmer costs about a microsecond a
+ * word (it doubled the build time of the relevance corpora before the memo). Bounded: emptied
+ * when it holds {@link MEMO_SIZE} words.
+ */
 function languageStemmerOf(language: Language, stemmers: Stemmers | undefined): (token: string) => string {
   const fold = languageRules(language).foldPlural;
   const stem = stemmers?.[language];
   if (stemmers === undefined || stem === undefined) return fold;
-  let byLanguage = MEMOS.get(stemmers);
-  if (byLanguage === undefined) MEMOS.set(stemmers, (byLanguage = new Map()));
-  let memo = byLanguage.get(language);
-  if (memo === undefined) byLanguage.set(language, (memo = new Map()));
-  const seen = memo;
-  return (token) => {
-    let stemmed = seen.get(token);
-    if (stemmed !== undefined) return stemmed;
-    const folded = fold(token);
-    const out = stem(folded);
-    stemmed = typeof out === "string" && out !== "" ? out : folded;
-    if (stemmed.length >= SLICED_MIN) stemmed = flatCopy(stemmed);
-    if (seen.size >= MEMO_SIZE) seen.clear();
-    // A key cut out of a text would keep the text alive (see SLICED_MIN).
-    seen.set(token.length >= SLICED_MIN ? flatCopy(token) : token, stemmed);
-    return stemmed;
-  };
+  return built(LANGUAGE_STEMMERS, language, stemmers, () => {
+    const seen = new Map<string, string>();
+    return (token) => {
+      let stemmed = seen.get(token);
+      if (stemmed !== undefined) return stemmed;
+      const folded = fold(token);
+      const out = stem(folded);
+      stemmed = typeof out === "string" && out !== "" ? out : folded;
+      if (stemmed.length >= SLICED_MIN) stemmed = flatCopy(stemmed);
+      if (seen.size >= MEMO_SIZE) seen.clear();
+      // A key cut out of a text would keep the text alive (see SLICED_MIN).
+      seen.set(token.length >= SLICED_MIN ? flatCopy(token) : token, stemmed);
+      return stemmed;
+    };
+  });
 }
 
-/**
- * Each stemmer's stems already computed, by language: a text repeats its words, and a Snowball
- * stemmer costs about a microsecond a word (it doubled the build time of the relevance corpora
- * before this memo). Bounded: emptied when it holds {@link MEMO_SIZE} words.
- */
-const MEMOS = new WeakMap<Stemmers, Map<Language, Map<string, string>>>();
 const MEMO_SIZE = 200_000;
 
 /** A language's chain of filters: its stopwords, then its stemmer when `fold` is on. */

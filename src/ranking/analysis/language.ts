@@ -31,7 +31,7 @@ export interface LanguageDetector {
 const MARKER_LANGUAGE = new Map(LANGUAGES.flatMap((language, l) => [...languageRules(language).markers].map((word) => [word, l] as const)));
 
 /** How many words detection reads: the first ones hold enough evidence, and a long text costs no more. */
-const SAMPLE = 400;
+export const DETECTION_SAMPLE = 400;
 /** The fewest marker words a confident answer needs. */
 const MIN_HITS = 2;
 
@@ -46,7 +46,7 @@ const MIN_HITS = 2;
  */
 export function detectLanguage(words: readonly string[], detector?: LanguageDetector): Language | undefined {
   const hits = LANGUAGES.map(() => 0);
-  const end = Math.min(words.length, SAMPLE);
+  const end = Math.min(words.length, DETECTION_SAMPLE);
   for (let i = 0; i < end; i++) {
     const l = MARKER_LANGUAGE.get(words[i]!);
     if (l !== undefined) hits[l]! += 1;
