@@ -49,11 +49,5 @@ export const wordSet = (...lists: readonly (readonly string[])[]): ReadonlySet<s
 /** The words of a space-separated string. */
 export const words = (list: string): readonly string[] => list.split(" ");
 
-/**
- * `list` as the vocabulary normalises words: every mark gone, й and ї included ("його" → "иого"),
- * where BM25's folding keeps those two letters.
- */
-export const unmarked = (list: readonly string[]): readonly string[] => list.map((word) => word.normalize("NFD").replace(/[\u0300-\u036f]/g, ""));
-
 /** A word kept as it is: the plural folding and the singular of a language that has none of its own. */
 export const keepWord = (word: string): string => word;

@@ -275,7 +275,8 @@ export function createVocabulary(options: VocabularyOptions): Vocabulary {
   if (sourceName === "") fail('"sourceName" is required and must not be empty (e.g. "ILOSTAT").');
   const table = readTable(options.entries ?? []);
   const extra = options.extraStopwords ?? [];
-  const stopwords = new Set(language.vocabularyStopwords);
+  // The language module spells them as BM25 folds them (й kept): normalised here as the vocabulary reads words.
+  const stopwords = new Set(language.vocabularyStopwords.map(normalizeVocabularyText));
   extra.forEach((word: unknown, index) => {
     if (typeof word !== "string") fail(`"extraStopwords[${index}]" must be text.`);
     const normalised = normalizeVocabularyText(word);
