@@ -19,6 +19,21 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
 import { gunzipSync } from "node:zlib";
 
+/** An engine's search: the ids it ranks for a query, best first. */
+export type Search = (query: string) => Promise<readonly string[]> | readonly string[];
+
+/** Runs `search` on every query, in order: what it ranked, and each query's time in ms. */
+export async function rankQueries(search: Search, queries: readonly KnownItemQuery[]): Promise<{ ranked: (readonly string[])[]; latencies: number[] }> {
+  const ranked: (readonly string[])[] = [];
+  const latencies: number[] = [];
+  for (const q of queries) {
+    const start = performance.now();
+    ranked.push(await search(q.query));
+    latencies.push(performance.now() - start);
+  }
+  return { ranked, latencies };
+}
+
 export interface KnownItemQuery {
   /** The query as sent, the answer's name words removed. */
   readonly query: string;

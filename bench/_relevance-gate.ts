@@ -14,7 +14,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { CORPORA, ensureCorpusPackages, loadLanguageCorpora, type LanguageCorpus } from "./_language-corpora.js";
-import { evaluate, folderServer, type Search } from "./relevance-languages.js";
+import type { Search } from "./_relevance-corpora.js";
+import { evaluate, folderServer } from "./relevance-languages.js";
 
 /**
  * The gate's corpora: the development corpora of seven languages (the Debian Reference) and one

@@ -42,13 +42,12 @@ import { createFolderServer } from "../packages/cli/src/transports/serve.js";
 import { BM25_DEFAULTS, createBm25Ranking, type Bm25Parameters } from "../src/ranking/bm25.js";
 import { createIndex, createVocabulary, type Locale, type IndexEntry } from "../src/index.js";
 import { CORPORA, ensureCorpusPackages, loadLanguageCorpora, type BenchLanguage, type LanguageCorpus } from "./_language-corpora.js";
-import type { KnownItemQuery } from "./_relevance-corpora.js";
+import { rankQueries, type KnownItemQuery, type Search } from "./_relevance-corpora.js";
 import { okapi, unicodeWordsCjkBigrams } from "./_okapi.js";
 
 /** A word in any script: a run of letters and digits. */
 const WORD = /[\p{L}\p{N}]+/gu;
 
-export type Search = (query: string) => Promise<readonly string[]> | readonly string[];
 export interface Engine {
   readonly name: string;
   /** A short name for the summary table. */
@@ -356,14 +355,7 @@ export async function evaluate(corpus: LanguageCorpus, engines: readonly Engine[
         skipped.push(`${engine.name}: ${built}`);
         continue;
       }
-      const search = wrap(built);
-      const ranked: (readonly string[])[] = [];
-      const latencies: number[] = [];
-      for (const q of corpus.queries) {
-        const start = performance.now();
-        ranked.push(await search(q.query));
-        latencies.push(performance.now() - start);
-      }
+      const { ranked, latencies } = await rankQueries(wrap(built), corpus.queries);
       rows.push(score(engine, corpus.queries, ranked, latencies));
     }
   } finally {

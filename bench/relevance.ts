@@ -24,11 +24,10 @@ import { BM25_DEFAULTS, createBm25Ranking, type Bm25Parameters } from "../src/ra
 import { openFolder, type LoadedDocument as FolderDocument } from "../packages/cli/src/folder/folder.js";
 import { createFolderServer } from "../packages/cli/src/transports/serve.js";
 import { createIndex, createVocabulary, type IndexEntry, type IndexRanking } from "../src/index.js";
-import { ensurePackages, loadPdfTwinCorpora, loadRelevanceCorpora, type KnownItemQuery, type RelevanceCorpus } from "./_relevance-corpora.js";
+import { ensurePackages, loadPdfTwinCorpora, loadRelevanceCorpora, rankQueries, type KnownItemQuery, type RelevanceCorpus, type Search } from "./_relevance-corpora.js";
 import { okapi } from "./_okapi.js";
 
 /** Ranked document ids for a query, best first. */
-type Search = (query: string) => Promise<readonly string[]> | readonly string[];
 
 interface Engine {
   readonly name: string;
@@ -206,13 +205,7 @@ export async function evaluateCorpus(corpus: RelevanceCorpus, engines: readonly 
       continue;
     }
     for (const q of corpus.queries.slice(0, 5)) await search(q.query); // warm up
-    const ranked: (readonly string[])[] = [];
-    const latencies: number[] = [];
-    for (const q of corpus.queries) {
-      const start = performance.now();
-      ranked.push(await search(q.query));
-      latencies.push(performance.now() - start);
-    }
+    const { ranked, latencies } = await rankQueries(search, corpus.queries);
     rows.push(score(engine.name, corpus.queries, ranked, latencies));
   }
   for (const folder of opened.splice(0)) folder.close();
