@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { runInNewContext } from "node:vm";
 import { createIndex, LANGUAGES } from "@sbissoli/mcp-search";
 import { describe, expect, it } from "vitest";
-import { ELD_DETECTOR } from "../../src/folder/detector.js";
+import { ELD_DETECTOR, readNgramRows } from "../../src/folder/detector.js";
 
 // In the extra tier: eld's n-grams take 0.15 s to 0.6 s to load. Short texts, folded as the index
 // gives them to the detector (lower case, no accents but й and ї); eld's accuracy per language on the
@@ -51,6 +53,14 @@ describe("the folder server's language detector (eld) on short texts", () => {
     }
     expect(texts.length).toBeGreaterThan(200);
     for (const text of texts) expect(ELD_DETECTOR.detect(text), text).toBe(eld.detect(text).language || undefined);
+  });
+
+  it("reads every row of eld's data file as evaluating it does, when every language is kept", async () => {
+    const file = readFileSync(fileURLToPath(new URL("ngrams/extrasmall.js", new URL("..", import.meta.resolve("eld/extrasmall")))), "utf8");
+    const evaluated = runInNewContext(`(${file.replace(/^[\s\S]*?export const ngramsData\s*=\s*/, "").replace(/;\s*$/, "")})`) as { type: string; languages: Record<string, string>; ngrams: Record<string, Record<string, number>> };
+    const read = readNgramRows(file, Object.values(evaluated.languages));
+    expect(Object.keys(read.ngrams)).toHaveLength(49_553);
+    expect(JSON.stringify(read)).toBe(JSON.stringify({ type: evaluated.type, languages: evaluated.languages, ngrams: evaluated.ngrams }));
   });
 });
 

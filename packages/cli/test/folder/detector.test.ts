@@ -1,6 +1,6 @@
 import { createIndex } from "@sbissoli/mcp-search";
 import { describe, expect, it } from "vitest";
-import { createEldDetector } from "../../src/folder/detector.js";
+import { createEldDetector, readNgramRows } from "../../src/folder/detector.js";
 
 describe("the folder server's language detector when eld cannot be loaded", () => {
   it("warns once, answers unsure, and leaves the document to the fallback language instead of losing it", async () => {
@@ -23,5 +23,22 @@ describe("the folder server's language detector when eld cannot be loaded", () =
     } finally {
       process.off("warning", listen);
     }
+  });
+});
+
+describe("readNgramRows, eld's data file read as text", () => {
+  const file = `/* Apache-2.0 */\nexport const ngramsData = {type:'XS60',languages:{0:'am',1:'ru',2:'pt'},isSubset:false,ngrams:{' L\\'aL':{1:76,2:5},L_QL:{0:12},'L{"L':{0:3,2:40},'  L':{}}};\n`;
+
+  it("keeps the rows and scores of the languages asked for, quoted keys unescaped and bare keys as they are", () => {
+    expect(readNgramRows(file, ["ru", "pt"])).toStrictEqual({
+      type: "XS60",
+      languages: { 0: "am", 1: "ru", 2: "pt" },
+      ngrams: { " L'aL": { 1: 76, 2: 5 }, 'L{"L': { 2: 40 } },
+    });
+    expect(readNgramRows(file, ["am"]).ngrams).toStrictEqual({ L_QL: { 0: 12 }, 'L{"L': { 0: 3 } });
+  });
+
+  it("names what is missing in a file that is not eld's table", () => {
+    expect(() => readNgramRows("export const ngramsData = {ngrams:{}}", ["ru"])).toThrow("eld's data file has no type or languages");
   });
 });
