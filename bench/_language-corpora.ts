@@ -18,6 +18,9 @@
  * - readmes-npm (674 READMEs of npm packages, the archive ../shared/repro/posting-cut-short/
  *   holds, not a Debian package): each section of a README (a Markdown heading and the text up to
  *   the next) is one document, as written; the query is the heading, its Markdown removed.
+ * - readme-openings-npm (the same READMEs): each README is one document; the query is its first
+ *   sentence of prose (the author's own summary of the package, most often), cut from the text,
+ *   its Markdown and the package name's words removed.
  *
  * A title or heading that the corpus repeats is not a query (the answer would not be one
  * document). In a translation, a page whose title is still the English one (the same file in
@@ -28,8 +31,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
-import type { KnownItemQuery, RelevanceCorpus } from "./_relevance-corpora.js";
+import { basename, join, relative } from "node:path";
+import { dropNameWords, type KnownItemQuery, type RelevanceCorpus } from "./_relevance-corpora.js";
 
 /** A language of the bench, by its ISO 639-1 code. */
 export type BenchLanguage = "en" | "pt" | "es" | "ru" | "uk" | "ja" | "zh" | "de" | "fr" | "it" | "el";
@@ -40,7 +43,7 @@ export type BenchLanguage = "en" | "pt" | "es" | "ru" | "uk" | "ja" | "zh" | "de
  */
 export type CorpusRole = "development" | "test";
 
-type Kind = "debian-reference" | "developers-reference" | "gimp-help" | "libreoffice-help" | "gnome-help" | "system-admin-guide" | "readmes";
+type Kind = "debian-reference" | "developers-reference" | "gimp-help" | "libreoffice-help" | "gnome-help" | "system-admin-guide" | "readmes" | "readme-openings";
 
 interface CorpusSpec {
   readonly name: string;
@@ -68,6 +71,7 @@ export const CORPORA: readonly CorpusSpec[] = [
   spec("en", "test", "libreoffice-help", "en-US", "libreoffice-help-en-us"),
   spec("en", "test", "gnome-help", "C", "gnome-user-docs", "gnome-help-en"),
   spec("en", "test", "readmes", "npm", ""),
+  spec("en", "test", "readme-openings", "npm", ""),
   spec("pt", "development", "debian-reference", "pt-br", "debian-reference-pt-br"),
   spec("pt", "test", "libreoffice-help", "pt-BR", "libreoffice-help-pt-br"),
   spec("pt", "test", "gnome-help", "pt_BR", "gnome-user-docs"),
@@ -116,7 +120,7 @@ export const MAX_QUERIES = 300;
 
 const CACHE = join(tmpdir(), "mcp-search-relevance-languages");
 const ENGLISH_SOURCE: Readonly<Record<Kind, string>> = {
-  "debian-reference": "en", "developers-reference": "en", "gimp-help": "en", "libreoffice-help": "en-US", "gnome-help": "C", "system-admin-guide": "C", readmes: "npm",
+  "debian-reference": "en", "developers-reference": "en", "gimp-help": "en", "libreoffice-help": "en-US", "gnome-help": "C", "system-admin-guide": "C", readmes: "npm", "readme-openings": "npm",
 };
 /** The READMEs' archive, in the shared folder CI lays beside the clone. */
 const READMES_ARCHIVE = join(import.meta.dirname, "..", "..", "shared", "repro", "posting-cut-short", "readmes.tar.xz");
@@ -220,6 +224,43 @@ function markdownSectionsOf(root: string, files: readonly string[]): Item[] {
   return items;
 }
 
+/** A Markdown line that is not prose: a heading, a list item, a table row, an HTML tag, an image or badge, a rule. */
+const NOT_PROSE = /^\s*(?:#|[-*+] |\d+\. |\||<|!\[|\[!\[|[-=*_]{3,}\s*$)/;
+
+/**
+ * Whole READMEs: the query is the first sentence of the first paragraph of prose outside code
+ * fences, its Markdown removed (a blockquote's ">" too), cut from the text; words of the package's
+ * name (the file's) are dropped from it.
+ */
+function readmeOpeningsOf(files: readonly string[]): Item[] {
+  const items: Item[] = [];
+  for (const file of files) {
+    const source = readFileSync(file, "utf8");
+    let fenced = false;
+    const paragraph: string[] = [];
+    let at = -1;
+    const lines = source.split("\n");
+    for (let i = 0; i < lines.length && at < 0; i++) {
+      const line = lines[i]!;
+      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+      if (!fenced && line.trim() !== "" && !NOT_PROSE.test(line) && !/^\s*(```|~~~)/.test(line)) {
+        paragraph.push(line.replace(/^\s*>\s?/, ""));
+        continue;
+      }
+      if (paragraph.length > 0 && headingText(paragraph.join(" ")).split(" ").length >= 4) at = i - paragraph.length;
+      else paragraph.length = 0;
+    }
+    if (at < 0 && paragraph.length > 0 && headingText(paragraph.join(" ")).split(" ").length >= 4) at = lines.length - paragraph.length;
+    if (at < 0) continue;
+    const prose = headingText(paragraph.join(" "));
+    const sentence = /^.+?[.!?](?=\s|$)/.exec(prose)?.[0] ?? prose;
+    const query = dropNameWords(sentence, [basename(file, ".md")]);
+    const text = [...lines.slice(0, at), ...lines.slice(at + paragraph.length)].join("\n").trim();
+    if (query.split(" ").length >= 3 && text.length >= 200) items.push({ key: basename(file), query, text });
+  }
+  return items;
+}
+
 /** Whole pages: the title from `title(html)`, the body from `body(html)` with the title cut out. */
 function pagesOf(root: string, files: readonly string[], title: (html: string) => string, body: (html: string) => string): Item[] {
   const items: Item[] = [];
@@ -237,6 +278,18 @@ const DEVELOPERS_REFERENCE = "/usr/share/developers-reference";
 const GIMP = "/usr/share/gimp/2.0/help";
 const LIBREOFFICE = "/usr/share/libreoffice/help";
 const GNOME = "/usr/share/help";
+
+/** The READMEs, unpacked from their archive once. */
+function readmesRoot(): string {
+  const root = join(CACHE, "readmes-npm-source");
+  if (!existsSync(join(root, "done"))) {
+    rmSync(root, { recursive: true, force: true });
+    mkdirSync(root, { recursive: true });
+    execFileSync("tar", ["-C", root, "--strip-components=1", "-xJf", READMES_ARCHIVE]);
+    writeFileSync(join(root, "done"), "");
+  }
+  return root;
+}
 
 /** The items of one kind of corpus in one language (its folder part), in file order. */
 function itemsOf(kind: Kind, source: string): Item[] {
@@ -266,15 +319,11 @@ function itemsOf(kind: Kind, source: string): Item[] {
         (html) => (/<div id="DisplayArea"[^>]*>([\s\S]*)/.exec(html)?.[1] ?? "").replace(/<h1[\s\S]*?<\/h1>/i, " ").replace(/<footer[\s\S]*$/i, " "));
     }
     case "readmes": {
-      const root = join(CACHE, "readmes-npm-source");
-      if (!existsSync(join(root, "done"))) {
-        rmSync(root, { recursive: true, force: true });
-        mkdirSync(root, { recursive: true });
-        execFileSync("tar", ["-C", root, "--strip-components=1", "-xJf", READMES_ARCHIVE]);
-        writeFileSync(join(root, "done"), "");
-      }
+      const root = readmesRoot();
       return markdownSectionsOf(root, listFiles(root, (p) => p.endsWith(".md")));
     }
+    case "readme-openings":
+      return readmeOpeningsOf(listFiles(readmesRoot(), (p) => p.endsWith(".md")));
     case "gnome-help":
     case "system-admin-guide": {
       const root = join(GNOME, source, kind);
@@ -323,6 +372,7 @@ const KIND_TEXT: Readonly<Record<Kind, string>> = {
   "gnome-help": "GNOME Help, one page a document, the title as the query",
   "system-admin-guide": "GNOME system administration guide, one page a document, the title as the query",
   readmes: "READMEs of npm packages, one section a document, the heading as the query",
+  "readme-openings": "READMEs of npm packages, one README a document, its first sentence of prose as the query",
 };
 
 /**

@@ -2,7 +2,9 @@
  * How runs of Han and kana are cut, measured on every Japanese and Chinese corpus of the
  * relevance bench (issue 43): BM25F (src/ranking/bm25.ts, the folder server's parameters and
  * stemmers) with character bigrams, `Intl.Segmenter` words, and both indexed together (Lucene's
- * CJK practice), beside the folder server itself and a plain Okapi BM25 over character bigrams.
+ * CJK practice), beside the folder server itself and a plain Okapi BM25 over character bigrams
+ * and over the folder server's own tokens (`Intl.Segmenter` words, folded as the index folds):
+ * the floor issue 43 sets each analysis, "the plain BM25 with the same tokens".
  *
  * `KUROMOJI=/path/to/node_modules/kuromoji` adds kuromoji (IPADIC, Japanese only) for the ja
  * corpora, installed in a scratch folder (`npm install kuromoji` there): each run of Han and kana
@@ -18,7 +20,8 @@ import type { LoadedDocument } from "../packages/cli/src/folder/folder.js";
 import { SNOWBALL_STEMMERS } from "../packages/cli/src/folder/stemmers.js";
 import { languageOfLocale } from "../packages/cli/src/cli/locale.js";
 import { BM25_DEFAULTS, createBm25Ranking } from "../src/ranking/bm25.js";
-import type { Segmentation } from "../src/ranking/analysis/tokenize.js";
+import { foldText } from "../src/ranking/analysis/fold.js";
+import { forEachWord, type Segmentation } from "../src/ranking/analysis/tokenize.js";
 import { CORPORA, loadLanguageCorpora, type LanguageCorpus } from "./_language-corpora.js";
 import { documentsOf, evaluate, folderServer, localeOf, type Engine } from "./relevance-languages.js";
 import { okapi, unicodeWordsCjkBigrams } from "./_okapi.js";
@@ -67,9 +70,16 @@ const kuromoji = kuromojiDir === undefined ? undefined : await loadKuromoji(kuro
 if (kuromoji !== undefined) process.stdout.write(`kuromoji: loaded in ${kuromoji.loadMs.toFixed(0)} ms, ${kuromoji.heapMb.toFixed(1)} MB of heap\n`);
 
 const plain: Engine = { name: "Okapi BM25, character bigrams", short: "BM25 bigrams", build: async (_, documents) => okapi(documents, unicodeWordsCjkBigrams) };
+/** The index's own words, as `segmentation: "words"` cuts them. */
+const indexWords = (text: string): string[] => {
+  const words: string[] = [];
+  forEachWord(foldText(text), "words", (word) => words.push(word));
+  return words;
+};
+const plainWords: Engine = { name: "Okapi BM25, the index's words", short: "BM25 words", build: async (_, documents) => okapi(documents, indexWords) };
 
 function enginesFor(corpus: LanguageCorpus, documents: readonly LoadedDocument[]): Engine[] {
-  const engines = [folderServer, bm25("bigrams", "bigrams"), bm25("words", "words"), bm25("both", "both"), plain];
+  const engines = [folderServer, bm25("bigrams", "bigrams"), bm25("words", "words"), bm25("both", "both"), plain, plainWords];
   if (kuromoji !== undefined && corpus.language === "ja") {
     const chars = documents.reduce((sum, d) => sum + d.text.length + d.title.length, 0);
     const start = performance.now();

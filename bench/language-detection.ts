@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/language-detection.ts [--corpora a,b]`: how often a text's language is found, per
+ * `npx tsx --expose-gc bench/language-detection.ts [--corpora a,b]`: how often a text's language is found, per
  * language of the library, on the relevance bench's corpora (bench/_language-corpora.ts), by the
  * library's markers alone, by eld alone (the folder server's detector, packages/cli/src/folder/detector.ts)
  * and by both as the index chains them (the markers first, eld when they cannot tell). The detectors read what the index gives them: the folded words (lower case, no
@@ -9,7 +9,8 @@
  * - 2-5 words: the titles of two to five words.
  *
  * The expected language is the corpus's. A translation's page left in English counts as wrong,
- * so no detector reaches 100 % on documents. Results and load time go to docs/performance.md.
+ * so no detector reaches 100 % on documents. Results, and what loading eld costs (time, and the
+ * heap and resident memory it keeps once collected), go to docs/performance.md.
  */
 import { LANGUAGES, type Language } from "../src/languages/index.js";
 import { splitWords } from "../src/ranking/analysis/analyze.js";
@@ -21,10 +22,17 @@ import { documentsOf } from "./relevance-languages.js";
 const args = process.argv.slice(2);
 const at = args.indexOf("--corpora");
 const names = at >= 0 ? args[at + 1]?.split(",") : undefined;
+const collected = (): NodeJS.MemoryUsage => {
+  globalThis.gc?.();
+  return process.memoryUsage();
+};
+const before = collected();
 const started = performance.now();
 const eld = ELD_DETECTOR;
 eld.detect("load");
 const loadMs = performance.now() - started;
+const after = collected();
+const kept = (key: "heapUsed" | "rss") => `${((after[key] - before[key]) / 2 ** 20).toFixed(1)} MB`;
 const { corpora } = loadLanguageCorpora(names);
 const ours = corpora.filter((corpus) => (LANGUAGES as readonly string[]).includes(corpus.language));
 
@@ -55,7 +63,7 @@ for (const corpus of ours) {
   }
 }
 const percent = (hits: number, n: number) => `${((100 * hits) / n).toFixed(0)} %`;
-const lines = [`${eld.name} loaded in ${loadMs.toFixed(0)} ms`, "| language | length | texts | markers | eld | markers, then eld |", "| - | - | -: | -: | -: | -: |"];
+const lines = [`${eld.name} loaded in ${loadMs.toFixed(0)} ms, keeping ${kept("heapUsed")} of heap and ${kept("rss")} of resident memory${globalThis.gc === undefined ? " (uncollected: run with --expose-gc)" : ""}`, "| language | length | texts | markers | eld | markers, then eld |", "| - | - | -: | -: | -: | -: |"];
 for (const [key, { n, hits }] of tally) {
   const [language, ...length] = key.split(" ");
   lines.push(`| ${language} | ${length.join(" ")} | ${n} | ${percent(hits.markers, n)} | ${percent(hits.eld, n)} | ${percent(hits["markers, then eld"], n)} |`);
