@@ -37,7 +37,7 @@ function oracleScores(entries: readonly IndexEntry[], query: string, parameters:
   const matched = collectionScores(wholeFields, scored, parameters).matched;
   return whole.map((score, e) => {
     const best = Math.max(0, ...passages.filter((_, p) => owner[p] === e));
-    const coordination = parameters.coordination > 0 && groups.length > 1 ? (matched[e]! / groups.length) ** parameters.coordination : 1;
+    const coordination = parameters.coordination > 0 && groups.length > 1 ? (matched[e]! / groups.length) ** (parameters.coordination / (groups.length - 1)) : 1;
     return (score + leadWeight * leads[e]! + passageWeight * best) * coordination;
   });
 }

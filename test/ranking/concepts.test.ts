@@ -2,7 +2,7 @@
 // one BM25 term whose forms' occurrences add up, counted once by the coordination.
 import { describe, expect, it } from "vitest";
 import { analyzeQuery } from "../../src/ranking/analysis/analyze.js";
-import { createBm25Ranking } from "../../src/ranking/bm25.js";
+import { BM25_DEFAULTS, createBm25Ranking } from "../../src/ranking/bm25.js";
 import { createIndex, type IndexEntry } from "../../src/index.js";
 
 const TABLE: Readonly<Record<string, readonly string[]>> = { cafe: ["coffee"], coffee: ["cafe"], azedo: ["sour"], ahorros: ["fondo de emergencia", "ahorro"] };
@@ -57,5 +57,17 @@ describe("concept coverage in BM25", () => {
     const [one, two, none] = ranking.scores("azedo", expand);
     expect(two).toBeGreaterThan(one!);
     expect(none).toBe(0);
+  });
+
+  it("weighs a missing concept less as the query grows: the exponent is κ at two concepts, κ / 5 at six", () => {
+    const parameters = { ...BM25_DEFAULTS, leadWeight: 0, passageWeight: 0 };
+    const text = "alpha beta gamma delta epsilon";
+    const withCoordination = createBm25Ranking([entry("a", text), entry("b", "zeta")], parameters);
+    const without = createBm25Ranking([entry("a", text), entry("b", "zeta")], { ...parameters, coordination: 0 });
+    const ratio = (query: string) => withCoordination.scores(query)[0]! / without.scores(query)[0]!;
+    // κ = 0.5 over n − 1: (1/2)^0.5 with one of two words, (5/6)^0.1 with five of six.
+    expect(ratio("alpha omega")).toBeCloseTo(Math.SQRT1_2, 12);
+    expect(ratio("alpha beta gamma delta epsilon omega")).toBeCloseTo((5 / 6) ** 0.1, 12);
+    expect(ratio("alpha beta gamma delta epsilon")).toBe(1);
   });
 });
