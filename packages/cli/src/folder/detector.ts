@@ -3,11 +3,11 @@
  * document whose function words cannot tell its language: eld (Efficient Language Detector,
  * Apache-2.0) with its "extrasmall" n-gram set, 0.95 MB of the package's 8.8 MB, its answers kept
  * to the library's languages. It ranked exactly as eld's "small" set did on the relevance bench
- * and detects as well (docs/performance.md, "Languages"), for 29 MB of heap against 46 MB.
+ * and detects as well (docs/performance.md, "Languages"), for 8.4 MB of heap against 46 MB.
  *
  * It is loaded the first time a document needs it, not before: a folder whose documents all say
  * their language by their function words (long English pages do) never loads it. Loading holds
- * the thread once, 0.15 s to 0.3 s; eld is an ES module, loaded synchronously by `require`
+ * the thread once, 0.13 s to 0.17 s; eld is an ES module, loaded synchronously by `require`
  * (Node 20.19 and 22.12 on), because BM25 asks for a language in the middle of indexing. Where
  * it cannot be loaded (an older Node 22), detection falls back to the function words and the
  * locale's language, with one warning on stderr: a document is never lost for it.

@@ -6,7 +6,7 @@ import { createIndex, LANGUAGES } from "@sbissoli/mcp-search";
 import { describe, expect, it } from "vitest";
 import { ELD_DETECTOR, readNgramRows } from "../../src/folder/detector.js";
 
-// In the extra tier: eld's n-grams take 0.15 s to 0.6 s to load. Short texts, folded as the index
+// In the extra tier: eld's n-grams take 0.13 s to 0.3 s to load. Short texts, folded as the index
 // gives them to the detector (lower case, no accents but й and ї); eld's accuracy per language on the
 // corpora is in docs/performance.md ("Language detection").
 describe("the folder server's language detector (eld) on short texts", () => {
