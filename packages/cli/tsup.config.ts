@@ -1,4 +1,6 @@
+import { LANGUAGES } from "@sbissoli/mcp-search";
 import { defineConfig } from "tsup";
+import { writeBuiltRows } from "./src/folder/eld-table.js";
 
 // The `mcp-search` bin: ESM with a shebang. Every dependency stays external, the library
 // included: the CLI reaches it through its public entry, "@sbissoli/mcp-search", as any user does.
@@ -14,4 +16,7 @@ export default defineConfig({
   // Split: the HTTP adapter and the demo's client are chunks that load only when used.
   splitting: true,
   banner: { js: "#!/usr/bin/env node" },
+  // eld's rows for the library's languages, beside the bundle: the detector loads eld from them in
+  // about 45 ms instead of 0.13 s from eld's data file, in the middle of indexing (./src/folder/eld-table.ts).
+  onSuccess: async () => writeBuiltRows("dist", LANGUAGES),
 });

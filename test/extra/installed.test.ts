@@ -544,6 +544,28 @@ describe("the installed mcp-search bin of @sbissoli/mcp-search-cli", () => {
     }
   });
 
+  it("ships eld's rows for the library's languages beside its bundle, and detects a one-word title's language with them", async () => {
+    const cli = join(project("app"), "node_modules", "@sbissoli", "mcp-search-cli");
+    const rows = JSON.parse(await readFile(join(cli, "dist", "eld-extrasmall-rows.json"), "utf8")) as { eld: string; languages: string[] };
+    const eld = JSON.parse(await readFile(join(project("app"), "node_modules", "eld", "package.json"), "utf8")) as { version: string };
+    expect(rows.eld).toBe(eld.version);
+    expect(rows.languages).toStrictEqual([...source.LANGUAGES]);
+    // No function word tells "Сетка" is Russian: eld does, and Snowball's Russian meets "сетки".
+    const folder = await mkdtemp(join(tmpdir(), "mcp-search-installed-eld-"));
+    await writeFile(join(folder, "grid.md"), "Сетка\n");
+    await writeFile(join(folder, "other.md"), "Cuadrícula\n");
+    const transport = new StdioClientTransport({ command: bin(), args: ["serve", folder, "--locale", "en"], stderr: "pipe" });
+    const client = new Client({ name: "installed-test", version: "0.0.0" });
+    await client.connect(transport);
+    try {
+      const found = await client.callTool({ name: "search", arguments: { query: "сетки" } });
+      expect((found.structuredContent as { results: { id: string }[] }).results.map((hit) => hit.id)).toStrictEqual(["doc:grid.md"]);
+    } finally {
+      await client.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it("writes nothing but protocol to stdout, and its logs to stderr; over stdio it loads no client and no HTTP adapter", async () => {
     const log = await writeRecordHooks(project("app"));
     const child = spawn(process.execPath, ["--import", "./record.mjs", bin(), "serve", docs], {

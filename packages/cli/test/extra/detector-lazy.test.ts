@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createVocabulary } from "@sbissoli/mcp-search";
 
-// In the extra tier: eld costs 8 MB of heap, paid only by a folder with a document its function
+// In the extra tier: eld costs 4 to 8 MB of heap, paid only by a folder with a document its function
 // words cannot place. The tier runs its files in one module graph, so the modules are loaded
 // afresh here, without the eld another file loaded.
 const root = mkdtempSync(join(tmpdir(), "mcp-search-eld-lazy-"));

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { runInNewContext } from "node:vm";
 import { createIndex, LANGUAGES } from "@sbissoli/mcp-search";
 import { describe, expect, it } from "vitest";
-import { ELD_DETECTOR, readNgramRows } from "../../src/folder/detector.js";
+import { ELD_DETECTOR } from "../../src/folder/detector.js";
+import { readNgramRows } from "../../src/folder/eld-table.js";
 
 // In the extra tier: eld's n-grams take 0.13 s to 0.3 s to load. Short texts, folded as the index
 // gives them to the detector (lower case, no accents but й and ї); eld's accuracy per language on the

@@ -1,6 +1,11 @@
 import { createIndex } from "@sbissoli/mcp-search";
 import { describe, expect, it } from "vitest";
-import { createEldDetector, readNgramRows } from "../../src/folder/detector.js";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createEldDetector } from "../../src/folder/detector.js";
+import { ELD_ROWS_FILE, eldDataFile, readBuiltRows, readNgramRows, writeBuiltRows } from "../../src/folder/eld-table.js";
 
 describe("the folder server's language detector when eld cannot be loaded", () => {
   it("warns once, answers unsure, and leaves the document to the fallback language instead of losing it", async () => {
@@ -40,5 +45,23 @@ describe("readNgramRows, eld's data file read as text", () => {
 
   it("names what is missing in a file that is not eld's table", () => {
     expect(() => readNgramRows("export const ngramsData = {ngrams:{}}", ["ru"])).toThrow("eld's data file has no type or languages");
+  });
+});
+
+describe("the rows file the CLI's build writes beside its bundle", () => {
+  it("holds eld's rows for the languages it was written for, and is read only for those and that eld", () => {
+    const folder = mkdtempSync(join(tmpdir(), "mcp-search-eld-rows-"));
+    try {
+      const file = pathToFileURL(join(folder, ELD_ROWS_FILE));
+      expect(readBuiltRows(file, ["ru", "pt"])).toBeUndefined();
+      writeBuiltRows(folder, ["ru", "pt"]);
+      expect(readBuiltRows(file, ["ru", "pt"])).toStrictEqual(readNgramRows(readFileSync(eldDataFile(), "utf8"), ["ru", "pt"]));
+      expect(readBuiltRows(file, ["ru", "pt", "de"])).toBeUndefined();
+      const built = JSON.parse(readFileSync(file, "utf8")) as { eld: string };
+      writeFileSync(file, JSON.stringify({ ...built, eld: "0.0.1" }));
+      expect(readBuiltRows(file, ["ru", "pt"])).toBeUndefined();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
