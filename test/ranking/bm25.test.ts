@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { analyzeQuery } from "../../src/ranking/analysis/analyze.js";
 import { LANGUAGES, type Language } from "../../src/languages/index.js";
-import { BM25_DEFAULTS, createBm25Ranking, entryTokens, passageStarts, type Bm25Parameters } from "../../src/ranking/bm25.js";
+import { BM25_DEFAULTS, createBm25Ranking, entryTokens, leadOf, passageStarts, type Bm25Parameters } from "../../src/ranking/bm25.js";
 import { McpSearchError, createIndex, loadIndex, type IndexEntry } from "../../src/index.js";
 import { createIntentIndex } from "../../src/site/index.js";
 
@@ -21,7 +21,7 @@ function oracleScores(entries: readonly IndexEntry[], query: string, parameters:
   const exactly = collectionScores(wholeFields, groups.map((forms) => ({ forms, prefixes: false })), parameters, true);
   const scored = groups.map((forms, g) => ({ forms, prefixes: !exactly.held[g] }));
   const whole = collectionScores(wholeFields, scored, parameters).scores;
-  const leads = collectionScores(entries.map((_, e) => fieldsWith(e, analysed[e]!.fields[3]!.slice(0, lead))), scored, parameters).scores;
+  const leads = collectionScores(entries.map((_, e) => fieldsWith(e, leadOf(analysed[e]!.fields[3]!, lead))), scored, parameters).scores;
   const owner: number[] = [];
   const windows: string[][][] = [];
   entries.forEach((_, e) => {
@@ -113,6 +113,36 @@ describe("passageStarts", () => {
     [0, 4, [0]], [4, 4, [0]], [5, 4, [0, 2]], [6, 4, [0, 2]], [7, 4, [0, 2, 4]], [3, 1, [0, 1, 2]],
   ])("cuts %i tokens into windows of %i starting at %j", (length, size, expected) => {
     expect(passageStarts(length, size)).toStrictEqual(expected);
+  });
+});
+
+describe("leadOf", () => {
+  it.each([
+    // Fewer spaceless words than the length came first: the next ones join the lead.
+    [["install", "the", "東京", "の", "地下鉄", "です"], 2, ["install", "the", "東京", "の"]],
+    [["printer", "東京", "setup", "の", "地下鉄"], 2, ["printer", "東京", "の"]],
+    // Enough came first, or there are none: the first tokens alone.
+    [["東京", "の", "地下鉄", "です"], 2, ["東京", "の"]],
+    [["one", "two", "three", "four"], 2, ["one", "two"]],
+    [["สวัสดี", "hello", "ครับ"], 1, ["สวัสดี"]],
+    [["hello", "world", "ครับ"], 1, ["hello", "ครับ"]],
+  ])("%j, %i: %j", (text, length, expected) => {
+    expect(leadOf(text, length)).toStrictEqual(expected);
+  });
+
+  it("lifts a Japanese word that opens the Japanese text of a page whose start was left in English", () => {
+    const english = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+    const entries = [
+      { id: "half", title: "a", url: "https://x.org/a", text: `${english}\n\n地下鉄の路線図を見る` },
+      { id: "deep", title: "b", url: "https://x.org/b", text: `${english}\n\n${"駅の案内 ".repeat(40)}地下鉄` },
+    ];
+    const withLead = createBm25Ranking(entries, { ...BM25_DEFAULTS, passageWeight: 0, coordination: 0 });
+    const without = createBm25Ranking(entries, { ...BM25_DEFAULTS, passageWeight: 0, coordination: 0, leadWeight: 0 });
+    const [half, deep] = withLead.scores("地下鉄");
+    const [halfWithout, deepWithout] = without.scores("地下鉄");
+    // The first Japanese words are in the lead 40 tokens in; the 81st Japanese word is not.
+    expect(half).toBeGreaterThan(halfWithout!);
+    expect(deep).toBe(deepWithout);
   });
 });
 

@@ -22,7 +22,7 @@ import { forEachWord, type Segmentation } from "./tokenize.js";
  * Bumped whenever a stage changes what it outputs, so that an index snapshot built by another
  * analysis is refused and built again rather than mixed (its settings carry this number).
  */
-export const ANALYSIS_VERSION = 3;
+export const ANALYSIS_VERSION = 4;
 
 /** How text is analysed for BM25. */
 export interface AnalysisSettings {

@@ -29,6 +29,22 @@ const SPACELESS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao
 /** A quick test: any character at or above U+0E00 (Thai and after) may belong to those scripts. */
 const MAYBE_SPACELESS = /[\u0e00-\u0eff\u2e80-\u9fff\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{3ffff}]/u;
 
+/** A word's first character is of a spaceless script. */
+const SPACELESS_START = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\u30fc]/u;
+
+/**
+ * True when `word`, a word {@link forEachWord} gave, is of a script written without spaces
+ * (Han, kana, Thai, Lao): cut by the segmentation, such words are short.
+ *
+ * @example
+ * isSpacelessWord("地下鉄"); // => true
+ * isSpacelessWord("metro"); // => false
+ */
+export function isSpacelessWord(word: string): boolean {
+  // Every such script is at U+0E00 or above: Latin, Greek and Cyrillic words stop at the first test.
+  return word.charCodeAt(0) >= 0xe00 && SPACELESS_START.test(word);
+}
+
 /** How runs of Han, kana, Thai and Lao are cut into words: `"both"` gives the words, then the bigrams. */
 export type Segmentation = "bigrams" | "words" | "both";
 
