@@ -5,7 +5,7 @@
  * walks give the same words, each with the span of the text it came from.
  */
 import { foldText } from "./analysis/fold.js";
-import { forEachWord, type Segmentation } from "./analysis/tokenize.js";
+import { forEachWord, SPACELESS_CHAR, type Segmentation } from "./analysis/tokenize.js";
 import { forEachTokenOfNormalized } from "./rule.js";
 
 /** The most matches `QueryMatcher.findMatches` returns: enough for any snippet. */
@@ -21,9 +21,6 @@ const ASCII_RUN = /[A-Za-z0-9]+/g;
 /** A run of letters, marks and digits: a word, or a run of words in a script written without spaces. */
 const RUN = /[\p{L}\p{M}\p{N}]+/gu;
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
-/** A character of the scripts written without spaces between words (./analysis/tokenize.ts). */
-// Stryker disable next-line Regex: only a run of several words needs it, and only these scripts make one.
-const SPACELESS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\u30fc]/u;
 
 /** Calls `visit` with each run of word characters of `text` and where it starts; false stops. */
 function forEachRun(text: string, visit: (run: string, start: number) => boolean): void {
@@ -96,7 +93,7 @@ function visitFoldedRuns(piece: string, offset: number, segmentation: Segmentati
     // Stryker disable next-line ConditionalExpression: the same shortcut.
     if (ASCII.test(run)) return (go = run.length < 2 || visit(run.toLowerCase(), start, start + run.length));
     const folded = foldText(run);
-    const spaceless = folded.length === run.length && SPACELESS.test(run);
+    const spaceless = folded.length === run.length && SPACELESS_CHAR.test(run);
     let cursor = 0;
     forEachWord(folded, segmentation, (word) => {
       if (!go) return;

@@ -47,6 +47,8 @@ export function foldText(text: string): string {
   // ASCII has nothing to decompose, recompose or fold but its case: most texts skip three passes.
   // Stryker disable next-line ConditionalExpression: the same shortcut.
   if (ASCII.test(text)) return text.toLowerCase();
+  // The replacement by callback costs 3 to 8 times the plain removal (Portuguese, French and
+  // Russian prose, V8): texts without й or ї keep the plain one.
   const decomposed = OWN_LETTERS.test(text) ? text.normalize("NFD").replace(ACCENTS_BESIDE_OWN_LETTERS, unaccent) : text.normalize("NFD").replace(ACCENTS, "");
   const folded = (RECOMPOSE.test(decomposed) ? decomposed.normalize("NFC") : decomposed).toLowerCase();
   // Stryker disable next-line StringLiteral,ConditionalExpression: a shortcut; the replace alone gives the same.

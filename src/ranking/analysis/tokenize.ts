@@ -29,12 +29,13 @@ const SPACELESS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao
 /** A quick test: any character at or above U+0E00 (Thai and after) may belong to those scripts. */
 const MAYBE_SPACELESS = /[\u0e00-\u0eff\u2e80-\u9fff\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{3ffff}]/u;
 
-/** A word's first character is of a spaceless script. */
-const SPACELESS_START = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\u30fc]/u;
+/** A character of the scripts written without spaces between words (Han, kana, Thai, Lao). */
+export const SPACELESS_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\u30fc]/u;
 
 /**
  * True when `word`, a word {@link forEachWord} gave, is of a script written without spaces
- * (Han, kana, Thai, Lao): cut by the segmentation, such words are short.
+ * (Han, kana, Thai, Lao): cut by the segmentation, such words are short. Such a word is all of
+ * that script, and no other word holds any of it (see `visitSpaceless`), so one character tells.
  *
  * @example
  * isSpacelessWord("地下鉄"); // => true
@@ -42,7 +43,7 @@ const SPACELESS_START = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p
  */
 export function isSpacelessWord(word: string): boolean {
   // Every such script is at U+0E00 or above: Latin, Greek and Cyrillic words stop at the first test.
-  return word.charCodeAt(0) >= 0xe00 && SPACELESS_START.test(word);
+  return word.charCodeAt(0) >= 0xe00 && SPACELESS_CHAR.test(word);
 }
 
 /** How runs of Han, kana, Thai and Lao are cut into words: `"both"` gives the words, then the bigrams. */
