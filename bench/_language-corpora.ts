@@ -212,7 +212,7 @@ function markdownSectionsOf(root: string, files: readonly string[]): Item[] {
       if (current !== undefined && current.query !== "" && text.length >= 80) items.push({ key: `${relative(root, file)}#${index++}`, query: current.query, text });
     };
     for (const line of readFileSync(file, "utf8").split("\n")) {
-      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+      if (FENCE.test(line)) fenced = !fenced;
       const heading = fenced ? null : /^#{1,6}\s+(.+)$/.exec(line);
       if (heading !== null) {
         close();
@@ -223,6 +223,9 @@ function markdownSectionsOf(root: string, files: readonly string[]): Item[] {
   }
   return items;
 }
+
+/** A line that opens or closes a Markdown code fence. */
+const FENCE = /^\s*(```|~~~)/;
 
 /** A Markdown line that is not prose: a heading, a list item, a table row, an HTML tag, an image or badge, a rule. */
 const NOT_PROSE = /^\s*(?:#|[-*+] |\d+\. |\||<|!\[|\[!\[|[-=*_]{3,}\s*$)/;
@@ -235,22 +238,19 @@ const NOT_PROSE = /^\s*(?:#|[-*+] |\d+\. |\||<|!\[|\[!\[|[-=*_]{3,}\s*$)/;
 function readmeOpeningsOf(files: readonly string[]): Item[] {
   const items: Item[] = [];
   for (const file of files) {
-    const source = readFileSync(file, "utf8");
-    let fenced = false;
+    const lines = readFileSync(file, "utf8").split("\n");
     const paragraph: string[] = [];
+    let fenced = false;
     let at = -1;
-    const lines = source.split("\n");
-    for (let i = 0; i < lines.length && at < 0; i++) {
-      const line = lines[i]!;
-      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-      if (!fenced && line.trim() !== "" && !NOT_PROSE.test(line) && !/^\s*(```|~~~)/.test(line)) {
-        paragraph.push(line.replace(/^\s*>\s?/, ""));
-        continue;
-      }
-      if (paragraph.length > 0 && headingText(paragraph.join(" ")).split(" ").length >= 4) at = i - paragraph.length;
+    // Read one blank line past the end, which closes a paragraph that ends the file.
+    for (let i = 0; i <= lines.length && at < 0; i++) {
+      const line = lines[i] ?? "";
+      const fence = FENCE.test(line);
+      if (fence) fenced = !fenced;
+      if (!fence && !fenced && line.trim() !== "" && !NOT_PROSE.test(line)) paragraph.push(line.replace(/^\s*>\s?/, ""));
+      else if (paragraph.length > 0 && headingText(paragraph.join(" ")).split(" ").length >= 4) at = i - paragraph.length;
       else paragraph.length = 0;
     }
-    if (at < 0 && paragraph.length > 0 && headingText(paragraph.join(" ")).split(" ").length >= 4) at = lines.length - paragraph.length;
     if (at < 0) continue;
     const prose = headingText(paragraph.join(" "));
     const sentence = /^.+?[.!?](?=\s|$)/.exec(prose)?.[0] ?? prose;
