@@ -27,8 +27,6 @@ import { createIndex, createVocabulary, type IndexEntry, type IndexRanking } fro
 import { ensurePackages, loadPdfTwinCorpora, loadRelevanceCorpora, rankQueries, type KnownItemQuery, type RelevanceCorpus, type Search } from "./_relevance-corpora.js";
 import { okapi } from "./_okapi.js";
 
-/** Ranked document ids for a query, best first. */
-
 interface Engine {
   readonly name: string;
   /** Returns the search function, or a reason to skip the engine. */

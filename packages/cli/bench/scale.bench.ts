@@ -7,7 +7,7 @@
  * The built bin runs as a child over stdio, exactly as a host runs it; MiniSearch runs in its own
  * child (./_minisearch-child.mjs) on the same files, so each RSS is its own. Printed as a table:
  * time to `initialize`, to the first search answer, to the full index; resident memory (peak,
- * right after indexing, and after 5 s idle); the latency of the first search that reflects one edit, one new file and one
+ * right after indexing, and after SETTLE_MS idle); the latency of the first search that reflects one edit, one new file and one
  * deletion; the search p50 and p99 over 200 section titles once the server is idle; the restart
  * time to a complete answer without and with `--cache`; and the longest
  * event-loop stall (./_stall-monitor.mjs, `perf_hooks.monitorEventLoopDelay` inside the served
