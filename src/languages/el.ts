@@ -16,5 +16,6 @@ export const el: LanguageRules = {
   vocabularyStopwords: FUNCTION_WORDS,
   foldPlural: keepWord,
   singular: keepWord,
+  reachesLongerWords: false,
   markers: wordSet(words("και το τα του τησ των την τον στο στη στην στα απο για με να θα ειναι που δεν")),
 };

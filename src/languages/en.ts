@@ -59,5 +59,6 @@ export const en: LanguageRules = {
   vocabularyStopwords: [...FUNCTION_WORDS, "a", "per"],
   foldPlural: foldPluralEn,
   singular: singularEn,
+  reachesLongerWords: false,
   markers: wordSet(words("the of and to is in that it for with are this be on by from or")),
 };

@@ -97,5 +97,6 @@ export const es: LanguageRules = {
   vocabularyStopwords: FUNCTION_WORDS,
   foldPlural: foldPluralEs,
   singular: singularEs,
+  reachesLongerWords: false,
   markers: wordSet(words("el la los del al en un una las lo es son pero muy esto hay con tambien")),
 };

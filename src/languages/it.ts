@@ -15,5 +15,6 @@ export const it: LanguageRules = {
   vocabularyStopwords: FUNCTION_WORDS,
   foldPlural: keepWord,
   singular: keepWord,
+  reachesLongerWords: false,
   markers: wordSet(words("il gli della delle dei degli di che non sono nel nella alla questo anche come per")),
 };

@@ -79,5 +79,6 @@ export const pt: LanguageRules = {
   vocabularyStopwords: ORIGINAL_STOPWORDS,
   foldPlural: foldPluralPt,
   singular: singularPt,
+  reachesLongerWords: false,
   markers: wordSet(words("os do da dos das ao aos em um uma nao sao pelo pela voce tambem isso com mais")),
 };

@@ -16,5 +16,6 @@ export const ru: LanguageRules = {
   vocabularyStopwords: FUNCTION_WORDS,
   foldPlural: keepWord,
   singular: keepWord,
+  reachesLongerWords: false,
   markers: wordSet(words("что это или как если также из от может быть все его")),
 };

@@ -36,6 +36,13 @@ export interface LanguageRules {
    */
   readonly singular: (word: string) => string;
   /**
+   * BM25: a query word of 4 characters or more reaches the longer words that start with it (at
+   * the prefix discount) even where the collection holds the word as it is. German writes
+   * compounds as one word, so "Festplatte" also finds "Festplattenspeicher". On where it won
+   * on the language's development corpus (docs/performance.md, "Languages").
+   */
+  readonly reachesLongerWords: boolean;
+  /**
    * Folded words of two letters or more that, among the languages, only this one writes as a word
    * on its own: its commonest articles, contractions and conjunctions. Language detection counts
    * them.

@@ -15,5 +15,6 @@ export const uk: LanguageRules = {
   vocabularyStopwords: FUNCTION_WORDS,
   foldPlural: keepWord,
   singular: keepWord,
+  reachesLongerWords: false,
   markers: wordSet(words("що це або як якщо також та від може бути його із")),
 };

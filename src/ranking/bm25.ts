@@ -11,9 +11,11 @@
  *
  * ```text
  * exact(q)       = some entry of the whole view has tf~(q, d) > 0 counting q itself only
- * prefixes(G)    = no form of G is exact, and then only for its forms of 4 characters or more
+ * prefixes(G)    = no form of G is exact, or G holds a query word's form in the collection's main language
+ *                  (most entries') when that language reaches longer words (German:
+ *                  `reachesLongerWords`); only for its forms of 4 characters or more
  * matches(q)     = { q } ∪ { t in the dictionary : t starts with q, t ≠ q }   (when prefixes(G))
- * tf(q, d, f)    = count of q in field f of d + P × Σ count of t in f, t ∈ matches(q) \ { q }
+ * tf(q, d, f)    = Σ count of t in field f of d, t ∈ { q } ∪ (matches(q) ∩ G), + P × Σ count of t in f, t ∈ matches(q) \ G   (q ∈ G)
  * tf(G, d, f)    = Σ count of t in f, t ∈ G, + P × Σ count of t in f, t ∈ ∪ matches(q) \ G   (each t once)
  * norm(d, f)     = 1 − b_f + b_f × len(d, f) / avglen(f)          (len: tokens of f in d)
  * tf~(x, d)      = Σ_f w_f × tf(x, d, f) / norm(d, f)     (x: a form q or a group G; fields with len > 0)
@@ -26,8 +28,10 @@
  * Fields f, with weight w_f and length normalisation b_f: id (weak evidence), title, keywords,
  * text; see {@link BM25_DEFAULTS}. P is the prefix discount. A word that the collection holds
  * as it is never reaches longer words, so a prefix match cannot lift a document above the exact
- * word's documents ("sour" does not reach "source" where "sour" is written), and a form under 4
- * characters reaches nothing but itself.
+ * word's documents ("sour" does not reach "source" where "sour" is written), except in a
+ * collection mostly in a language whose rules say otherwise: German writes compounds as one
+ * word, so "Festplatte" reaches "Festplattenspeicher" at the discount P beside its own
+ * documents. A form under 4 characters reaches nothing but itself.
  *
  * Long documents: the score above is computed in three views of the collection, each with its
  * own N, df and avglen, and summed:
@@ -62,7 +66,7 @@ import type { SearchResult } from "../contract/schemas.js";
 import type { ByteReader, ByteWriter } from "./bytes.js";
 import { Collection, selectTop, type AnalyzedQuery, type Expand, type RankedEntry, type RankingCore, type TextMatch } from "./entries.js";
 import { forEachFoldedWord, MAX_MATCHES } from "./matches.js";
-import { LANGUAGES, type Language } from "../languages/index.js";
+import { LANGUAGES, languageRules, type Language } from "../languages/index.js";
 import { ANALYSIS_VERSION, analyzeQuery, chooseLanguage, filterWords, splitWords, wordAnalyzer, type AnalysisSettings } from "./analysis/analyze.js";
 import { DETECTION_SAMPLE, detectLanguage } from "./analysis/language.js";
 import { isSpacelessWord } from "./analysis/tokenize.js";
@@ -374,9 +378,10 @@ class View {
 
   /**
    * Puts tf~(token, u) in `tf[u]` for every unit u it reaches (prefixes included when asked),
-   * listing them in `listed`; returns how many.
+   * listing them in `listed`; returns how many. A longer word it reaches counts P, unless it is
+   * one of `forms`, the token's group, whose words count whole.
    */
-  private countTerm(token: string, prefixes: boolean): number {
+  private countTerm(token: string, prefixes: boolean, forms: readonly string[] = []): number {
     const { parameters: { prefix: discount }, postings, lengths, tf, listed } = this;
     const [c0, c1, c2, c3] = this.coefByLength as [Float64Array, Float64Array, Float64Array, Float64Array];
     const { baseTerms, baseStart, baseBytes, deltaSorted, deltaTerms, deltaHead, deltaPool, blockFrom, blockEnd, blockNext, blockSlot, alive } = postings;
@@ -385,11 +390,11 @@ class View {
     // A unit sits in one segment, so its terms are visited in dictionary order either way: its
     // sum is the same, bit for bit, as in a fresh build.
     for (let term = range.baseFrom; term < range.baseTo; term++) {
-      const factor = baseTerms[term] === token ? 1 : discount;
+      const factor = baseTerms[term] === token || forms.includes(baseTerms[term]!) ? 1 : discount;
       count = addRun(baseBytes, baseStart[term]!, baseStart[term + 1]!, -1, factor, alive, lengths, c0, c1, c2, c3, tf, listed, count);
     }
     for (let d = range.deltaFrom; d < range.deltaTo; d++) {
-      const factor = deltaTerms[deltaSorted[d]!] === token ? 1 : discount;
+      const factor = deltaTerms[deltaSorted[d]!] === token || forms.includes(deltaTerms[deltaSorted[d]!]!) ? 1 : discount;
       for (let block = deltaHead[deltaSorted[d]!]!; block >= 0; block = blockNext[block]!) {
         count = addRun(deltaPool, blockFrom[block]!, blockEnd[block]!, blockSlot[block]!, factor, alive, lengths, c0, c1, c2, c3, tf, listed, count);
       }
@@ -446,7 +451,7 @@ class View {
       for (const token of forms) {
         const reaches = prefixes && token.length >= MIN_PREFIX;
         if (prefixes && forms.some((other) => other !== token && other.length >= MIN_PREFIX && token.startsWith(other))) continue;
-        const count = this.countTerm(token, reaches);
+        const count = this.countTerm(token, reaches, forms);
         if (count > df) df = count;
         for (let i = 0; i < count; i++) {
           const u = listed[i]!;
@@ -733,12 +738,23 @@ class Bm25Core implements RankingCore {
     return held.length > 0 ? held : [this.parameters.analysis.fallback];
   }
 
+  /** The language most live entries were read in (the first in LANGUAGES order on a tie); the fallback when there is none. */
+  mainLanguage(): Language {
+    let main = -1;
+    for (let l = 0; l < LANGUAGES.length; l++) if (this.languageCount[l]! > 0 && (main < 0 || this.languageCount[l]! > this.languageCount[main]!)) main = l;
+    return main < 0 ? this.parameters.analysis.fallback : LANGUAGES[main]!;
+  }
+
   /** The query's concepts (`analyzeQuery` over the held languages, with `expand`), with their prefix decision. */
   analyze(query: string, expand?: Expand): Bm25Query {
     const languages = this.languages();
-    const groups = analyzeQuery(query, languages, this.parameters.analysis, expand).map((forms) => ({
+    const { analysis } = this.parameters;
+    // The main language's rule: a few German pages among English ones leave English words as they are.
+    const main = this.mainLanguage();
+    const reaching = new Set(languageRules(main).reachesLongerWords ? analyzeQuery(query, [main], analysis).flat() : []);
+    const groups = analyzeQuery(query, languages, analysis, expand).map((forms) => ({
       forms,
-      prefixes: !forms.some((form) => this.whole.holds(form)),
+      prefixes: forms.some((form) => reaching.has(form)) || !forms.some((form) => this.whole.holds(form)),
     }));
     return { groups, languages, terms: groups.map((group) => group.forms) };
   }

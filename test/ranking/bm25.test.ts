@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { analyzeQuery } from "../../src/ranking/analysis/analyze.js";
-import { LANGUAGES, type Language } from "../../src/languages/index.js";
+import { LANGUAGES, languageRules, type Language } from "../../src/languages/index.js";
 import { BM25_DEFAULTS, createBm25Ranking, entryTokens, leadOf, passageStarts, type Bm25Parameters } from "../../src/ranking/bm25.js";
 import { McpSearchError, createIndex, loadIndex, type IndexEntry } from "../../src/index.js";
 import { createIntentIndex } from "../../src/site/index.js";
@@ -17,9 +17,13 @@ function oracleScores(entries: readonly IndexEntry[], query: string, parameters:
   const groups = analyzeQuery(query, held.length > 0 ? held : [parameters.analysis.fallback], parameters.analysis, expand);
   const fieldsWith = (e: number, text: string[]) => [...analysed[e]!.fields.slice(0, 3), text];
   const wholeFields = entries.map((_, e) => analysed[e]!.fields);
-  // A group reaches longer words only when none of its forms scores anywhere as itself.
+  // A group reaches longer words when none of its forms scores anywhere as itself, or when it
+  // holds a query word's form in the main language (most entries'), if that one reaches them.
   const exactly = collectionScores(wholeFields, groups.map((forms) => ({ forms, prefixes: false })), parameters, true);
-  const scored = groups.map((forms, g) => ({ forms, prefixes: !exactly.held[g] }));
+  const counts = LANGUAGES.map((language) => analysed.filter((entry) => entry.languages.includes(language)).length);
+  const main = counts.some((count) => count > 0) ? LANGUAGES[counts.indexOf(Math.max(...counts))]! : parameters.analysis.fallback;
+  const reaching = new Set(languageRules(main).reachesLongerWords ? analyzeQuery(query, [main], parameters.analysis).flat() : []);
+  const scored = groups.map((forms, g) => ({ forms, prefixes: !exactly.held[g] || forms.some((form) => reaching.has(form)) }));
   const whole = collectionScores(wholeFields, scored, parameters).scores;
   const leads = collectionScores(entries.map((_, e) => fieldsWith(e, leadOf(analysed[e]!.fields[3]!, lead))), scored, parameters).scores;
   const owner: number[] = [];
@@ -53,8 +57,10 @@ function collectionScores(fieldTokens: readonly string[][][], groups: readonly {
       fields.reduce((sum, tokens, f) => {
         if (tokens.length === 0) return sum;
         const norm = 1 - parameters.b[f]! + (parameters.b[f]! * tokens.length) / average[f]!;
-        const exact = tokens.filter((t) => t === q).length;
-        const prefix = prefixes && !exactOnly && q.length >= 4 ? tokens.filter((t) => t !== q && t.startsWith(q)).length : 0;
+        // A longer word that is itself a form of the group counts whole.
+        const reaches = prefixes && !exactOnly && q.length >= 4;
+        const exact = tokens.filter((t) => t === q || (reaches && forms.includes(t) && t.startsWith(q))).length;
+        const prefix = reaches ? tokens.filter((t) => !forms.includes(t) && t.startsWith(q)).length : 0;
         return sum + (parameters.weights[f]! * (exact + parameters.prefix * prefix)) / norm;
       }, 0));
     const perForm = forms.map(tfsOf);

@@ -34,6 +34,25 @@ describe("the folder server's analysis per language: a query in one form finds t
     expect(search([...entries], language, query, SNOWBALL_STEMMERS)).toStrictEqual(["a"]);
   });
 
+  it("reaches compounds in German, where the word also stands alone, and not in English or a mostly English folder", () => {
+    const german = [
+      entry("speicher", "Speicher", "Der Festplattenspeicher ist voll: Festplattenspeicher freigeben"),
+      entry("netz", "Netzwerk", "Die Festplatte im Netzwerk freigeben und das Netzwerk einrichten"),
+      entry("drucker", "Drucker", "Den Drucker einstellen"),
+    ];
+    expect(search(german, "de", "Festplatte", SNOWBALL_STEMMERS)).toStrictEqual(["netz", "speicher"]);
+    const english = [
+      entry("source", "Source", "The source of the sources"),
+      entry("sour", "Sour", "A sour taste in the coffee"),
+      entry("tea", "Tea", "The tea and the water"),
+    ];
+    expect(search(english, "en", "sour", SNOWBALL_STEMMERS)).toStrictEqual(["sour"]);
+    // One German page among English ones leaves English words as they are.
+    const mixed = [...english, entry("de", "Quelle", "Die Quelle der Daten und der Netzwerke ist nicht sour")];
+    const index = createIndex(mixed, { ranking: "bm25", stemmers: SNOWBALL_STEMMERS });
+    expect(index.search("sour").map((hit) => hit.id)).toStrictEqual(["sour", "de"]);
+  });
+
   it("stems a word written in another script as that script's language: Russian in an English page, English in a Russian one", () => {
     const entries = [
       entry("en-page", "Packages", "Building packages: the новые пакеты are uploaded"),
