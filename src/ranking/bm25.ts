@@ -739,7 +739,7 @@ class Bm25Core implements RankingCore {
   }
 
   /** The language most live entries were read in (the first in LANGUAGES order on a tie); the fallback when there is none. */
-  mainLanguage(): Language {
+  private mainLanguage(): Language {
     let main = -1;
     for (let l = 0; l < LANGUAGES.length; l++) if (this.languageCount[l]! > 0 && (main < 0 || this.languageCount[l]! > this.languageCount[main]!)) main = l;
     return main < 0 ? this.parameters.analysis.fallback : LANGUAGES[main]!;
