@@ -365,6 +365,11 @@ export async function evaluate(corpus: LanguageCorpus, engines: readonly Engine[
 }
 
 const two = (value: number) => value.toFixed(2);
+/**
+ * A ratio to three decimals, cut rather than rounded: a target of 1.05× is met by what prints
+ * 1.050 or more, and 1.0495 prints 1.049.
+ */
+const ratioText = (value: number) => (Number.isFinite(value) ? (Math.floor(value * 1000 + 1e-9) / 1000).toFixed(3) : "∞");
 /** The folder server's MRR@10 over the best other engine's (variants left out). */
 const ratioOf = (rows: readonly Row[]) => {
   const ours = rows.find((row) => row.short === folderServer.short)?.mrr ?? 0;
@@ -385,10 +390,10 @@ export async function runLanguageRelevance(write: (text: string) => void, option
     const { rows, skipped } = await evaluate(corpus, options.withVariants === true ? [...ENGINES, ...VARIANTS] : ENGINES);
     const ours = rows[0]?.mrr ?? 0;
     write([
-      `\n${corpus.description}: ${corpus.documents} documents, ${corpus.queries.length} queries; folder server ÷ best other engine: ${two(ratioOf(rows))}`,
+      `\n${corpus.description}: ${corpus.documents} documents, ${corpus.queries.length} queries; folder server ÷ best other engine: ${ratioText(ratioOf(rows))}`,
       "| engine | MRR@10 | recall@10 | no result | p50 ms | folder server MRR ÷ this |",
       "| --- | ---: | ---: | ---: | ---: | ---: |",
-      ...rows.map((row) => `| ${row.engine} | ${row.mrr.toFixed(3)} | ${row.recall10.toFixed(3)} | ${row.noResult} | ${row.p50Ms.toFixed(2)} | ${row.mrr > 0 ? two(ours / row.mrr) : "∞"} |`),
+      ...rows.map((row) => `| ${row.engine} | ${row.mrr.toFixed(3)} | ${row.recall10.toFixed(3)} | ${row.noResult} | ${row.p50Ms.toFixed(2)} | ${row.mrr > 0 ? ratioText(ours / row.mrr) : "∞"} |`),
       ...skipped.map((line) => `skipped ${line}`),
       "",
     ].join("\n"));
@@ -396,7 +401,7 @@ export async function runLanguageRelevance(write: (text: string) => void, option
       const row = rows.find((r) => r.short === short);
       return row === undefined ? "–" : `${two(row.mrr)} ${two(row.recall10)}`;
     };
-    summary.push(`| ${corpus.name} | ${corpus.language} | ${corpus.role === "development" ? "dev" : "test"} | ${corpus.documents}/${corpus.queries.length} | ${[folderServer.short, ...shorts].map(cell).join(" | ")} | ${two(ratioOf(rows))} |`);
+    summary.push(`| ${corpus.name} | ${corpus.language} | ${corpus.role === "development" ? "dev" : "test"} | ${corpus.documents}/${corpus.queries.length} | ${[folderServer.short, ...shorts].map(cell).join(" | ")} | ${ratioText(ratioOf(rows))} |`);
   }
   write([
     `\nEvery corpus (MRR@10 recall@10 per engine; ÷: the folder server's MRR@10 over the best other engine's), ${((performance.now() - started) / 1000).toFixed(0)} s:`,
