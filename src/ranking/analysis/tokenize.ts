@@ -24,13 +24,15 @@ const NON_ASCII = /[^\u0000-\u007f]/;
 const ASCII = /^[\u0000-\u007f]*$/;
 /** Marks at the start of a piece: a word starts with a letter or a digit. */
 const LEADING_MARKS = /^\p{M}+/u;
-/** The scripts written without spaces between words, with their marks. */
-const SPACELESS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\u30fc][\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\u30fc\p{M}]*/gu;
+/** The scripts written without spaces between words (Han, kana, Thai, Lao), inside a character class. */
+const SPACELESS_SCRIPTS = String.raw`\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\u30fc`;
+/** A run of those scripts, with their marks. */
+const SPACELESS = new RegExp(`[${SPACELESS_SCRIPTS}][${SPACELESS_SCRIPTS}\\p{M}]*`, "gu");
 /** A quick test: any character at or above U+0E00 (Thai and after) may belong to those scripts. */
 const MAYBE_SPACELESS = /[\u0e00-\u0eff\u2e80-\u9fff\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{3ffff}]/u;
 
 /** A character of the scripts written without spaces between words (Han, kana, Thai, Lao). */
-export const SPACELESS_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\u30fc]/u;
+export const SPACELESS_CHAR = new RegExp(`[${SPACELESS_SCRIPTS}]`, "u");
 
 /**
  * True when `word`, a word {@link forEachWord} gave, is of a script written without spaces
