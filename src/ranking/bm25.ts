@@ -378,10 +378,10 @@ class View {
 
   /**
    * Puts tf~(token, u) in `tf[u]` for every unit u it reaches (prefixes included when asked),
-   * listing them in `listed`; returns how many. A longer word it reaches counts P, unless it is
-   * one of `forms`, the token's group, whose words count whole.
+   * listing them in `listed`; returns how many. The words of `forms`, the token's group (the
+   * token among them), count whole; a longer word it reaches counts P.
    */
-  private countTerm(token: string, prefixes: boolean, forms: readonly string[] = []): number {
+  private countTerm(token: string, prefixes: boolean, forms: readonly string[]): number {
     const { parameters: { prefix: discount }, postings, lengths, tf, listed } = this;
     const [c0, c1, c2, c3] = this.coefByLength as [Float64Array, Float64Array, Float64Array, Float64Array];
     const { baseTerms, baseStart, baseBytes, deltaSorted, deltaTerms, deltaHead, deltaPool, blockFrom, blockEnd, blockNext, blockSlot, alive } = postings;
@@ -390,11 +390,11 @@ class View {
     // A unit sits in one segment, so its terms are visited in dictionary order either way: its
     // sum is the same, bit for bit, as in a fresh build.
     for (let term = range.baseFrom; term < range.baseTo; term++) {
-      const factor = baseTerms[term] === token || forms.includes(baseTerms[term]!) ? 1 : discount;
+      const factor = forms.includes(baseTerms[term]!) ? 1 : discount;
       count = addRun(baseBytes, baseStart[term]!, baseStart[term + 1]!, -1, factor, alive, lengths, c0, c1, c2, c3, tf, listed, count);
     }
     for (let d = range.deltaFrom; d < range.deltaTo; d++) {
-      const factor = deltaTerms[deltaSorted[d]!] === token || forms.includes(deltaTerms[deltaSorted[d]!]!) ? 1 : discount;
+      const factor = forms.includes(deltaTerms[deltaSorted[d]!]!) ? 1 : discount;
       for (let block = deltaHead[deltaSorted[d]!]!; block >= 0; block = blockNext[block]!) {
         count = addRun(deltaPool, blockFrom[block]!, blockEnd[block]!, blockSlot[block]!, factor, alive, lengths, c0, c1, c2, c3, tf, listed, count);
       }
@@ -430,7 +430,7 @@ class View {
     let touchedCount = 0;
     for (const { forms, prefixes } of groups) {
       if (forms.length === 1) {
-        const count = this.countTerm(forms[0]!, prefixes && forms[0]!.length >= MIN_PREFIX);
+        const count = this.countTerm(forms[0]!, prefixes && forms[0]!.length >= MIN_PREFIX, forms);
         const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
         for (let i = 0; i < count; i++) {
           const u = listed[i]!;
@@ -751,10 +751,10 @@ class Bm25Core implements RankingCore {
     const { analysis } = this.parameters;
     // The main language's rule: a few German pages among English ones leave English words as they are.
     const main = this.mainLanguage();
-    const reaching = new Set(languageRules(main).reachesLongerWords ? analyzeQuery(query, [main], analysis).flat() : []);
+    const reaching = languageRules(main).reachesLongerWords ? new Set(analyzeQuery(query, [main], analysis).flat()) : undefined;
     const groups = analyzeQuery(query, languages, analysis, expand).map((forms) => ({
       forms,
-      prefixes: forms.some((form) => reaching.has(form)) || !forms.some((form) => this.whole.holds(form)),
+      prefixes: forms.some((form) => reaching?.has(form) === true) || !forms.some((form) => this.whole.holds(form)),
     }));
     return { groups, languages, terms: groups.map((group) => group.forms) };
   }
