@@ -14,8 +14,10 @@
  *   from one address, each closed after `streamLifetimeMs` (the client listens again). The SDK's
  *   keep-alive every 15 s would otherwise keep each open forever.
  * - **Connections.** Connections that have not yet sent a request that passed the checks (the
- *   token, when one is set) hold at most `maxConnections - reservedConnections` slots, and are
- *   closed after `firstRequestTimeoutMs`. A new connection beyond a cap closes the oldest such one,
+ *   token, when one is set) hold at most `maxConnections - reservedConnections` slots; one that
+ *   has sent no request at all is closed after `firstRequestTimeoutMs`, while one that has (an
+ *   OAuth client's requests carry no token) is left to the keep-alive timeout, as its next request
+ *   may be on its way. A new connection beyond a cap closes the oldest such one,
  *   so sockets that trickle header bytes never lock out a client that sends its request at once.
  *   Beyond `maxConnections`, it retires the oldest idle connection of a client (no request in
  *   flight): that one no longer counts, a request that was already on its way there is answered
@@ -40,6 +42,12 @@ import { writeJsonRpcError, type HttpLimits } from "./http-guard.js";
 interface Connection {
   /** A request of it passed the checks (and the token): it is a client, not a stranger. */
   trusted: boolean;
+  /**
+   * A request of it arrived, passing the checks or not (an OAuth client's carry no token): its
+   * next one may be on its way at any moment, so it is never cut, only retired, or closed by the
+   * keep-alive timeout, which the client is told of.
+   */
+  requested: boolean;
   readonly opened: number;
   /** Requests of it not yet answered in full (pipelined ones included). */
   inFlight: number;
@@ -101,7 +109,7 @@ export function createTrafficControl(server: Server, limits: HttpLimits): Traffi
 
   server.maxConnections = 2 * limits.maxConnections + 1;
   server.on("connection", (socket: Socket) => {
-    const opened: Connection = { trusted: false, opened: now(), inFlight: 0, stalledSince: undefined, refused: false, retiring: undefined };
+    const opened: Connection = { trusted: false, requested: false, opened: now(), inFlight: 0, stalledSince: undefined, refused: false, retiring: undefined };
     connections.set(socket, opened);
     socket.once("close", () => {
       clearTimeout(opened.retiring);
@@ -124,15 +132,15 @@ export function createTrafficControl(server: Server, limits: HttpLimits): Traffi
   });
 
   /**
-   * Takes a connection out of the count. A stranger open for {@link RETIRE_GRACE_MS} or more
-   * without a request that passed the checks trickles, or sends nothing: it is closed at once.
+   * Takes a connection out of the count. One open for {@link RETIRE_GRACE_MS} or more without
+   * any request trickles, or sends nothing: it is closed at once.
    * Any other may have a request on its way: it is answered 503 if one comes, and closed once
    * idle for {@link RETIRE_GRACE_MS}.
    */
   function retire(socket: Socket): void {
     const connection = connections.get(socket);
     if (connection === undefined) return;
-    if (!connection.trusted && now() - connection.opened >= RETIRE_GRACE_MS) {
+    if (!connection.requested && now() - connection.opened >= RETIRE_GRACE_MS) {
       socket.destroy();
       connections.delete(socket);
       return;
@@ -155,7 +163,7 @@ export function createTrafficControl(server: Server, limits: HttpLimits): Traffi
   const sweep = setInterval(() => {
     const at = now();
     for (const [socket, connection] of connections) {
-      if (!connection.trusted && connection.inFlight === 0 && at - connection.opened >= limits.firstRequestTimeoutMs) {
+      if (!connection.requested && at - connection.opened >= limits.firstRequestTimeoutMs) {
         socket.destroy();
         continue;
       }
@@ -176,6 +184,7 @@ export function createTrafficControl(server: Server, limits: HttpLimits): Traffi
   return {
     begin(req, res) {
       const connection = connections.get(req.socket);
+      if (connection !== undefined) connection.requested = true;
       if (connection !== undefined && connection.inFlight > 0) {
         // Sent before the previous reply: answered in turn, after it, and the connection closed.
         return answer(req, res, 429, "Too many requests: one request at a time per connection; wait for each reply before sending the next.", limits.maxBodyBytes);

@@ -7,6 +7,8 @@ import { createVocabulary } from "@sbissoli/mcp-search";
 import { openFolder, type Folder } from "../../src/folder/folder.js";
 import { HTTP_LIMITS, type HttpLimits } from "../../src/transports/http-guard.js";
 import { serveFolderHttp, type HttpServing } from "../../src/transports/http.js";
+import { prepareOAuth } from "../../src/oauth/setup.js";
+import { OWNER_SECRET } from "../oauth/_oauth-client.js";
 import { serveInProcess } from "../_cli-serve.js";
 import { startBin, type SpawnedServer } from "../_cli-spawn.js";
 import { postMcp as post, TOOLS_LIST } from "./_http-post.js";
@@ -254,9 +256,9 @@ describe("timed limits, in process with shortened limits", () => {
     folder.close();
   });
 
-  async function serve(limits: Partial<HttpLimits>, maxChars = 20_000): Promise<{ serving: HttpServing; port: number }> {
+  async function serve(limits: Partial<HttpLimits>, maxChars = 20_000, oauth?: Parameters<typeof serveFolderHttp>[1]["oauth"]): Promise<{ serving: HttpServing; port: number }> {
     const vocabulary = createVocabulary({ locale: "en", sourceName: "t", entries: [] });
-    const serving = await serveFolderHttp({ name: "t", version: "0", folder, vocabulary, maxChars }, { host: "127.0.0.1", port: 0, limits }, () => undefined);
+    const serving = await serveFolderHttp({ name: "t", version: "0", folder, vocabulary, maxChars }, { host: "127.0.0.1", port: 0, limits, oauth }, () => undefined);
     stops.push(() => serving.close());
     return { serving, port: Number(new URL(serving.url).port) };
   }
@@ -270,6 +272,21 @@ describe("timed limits, in process with shortened limits", () => {
     await Promise.all([silent.closed, trickling.closed]);
     clearInterval(trickle);
     expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it("leaves a connection whose requests passed no token to the keep-alive timeout, so its next request meets no reset", async () => {
+    // An OAuth client's requests to the authorization server carry no token, on a kept-alive connection.
+    const oauth = await prepareOAuth({ environment: { MCP_SEARCH_OWNER_SECRET: OWNER_SECRET }, locale: "en", folders: ["t"], trustForwardedFor: false, log: () => undefined });
+    const { port } = await serve({ firstRequestTimeoutMs: 300, keepAliveTimeoutMs: 20_000 }, 20_000, oauth);
+    const metadata = `GET /.well-known/oauth-authorization-server HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n\r\n`;
+    const client = open(port, metadata);
+    await client.answered;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(client.socket.destroyed).toBe(false);
+    const second = new Promise<void>((resolve) => client.socket.on("data", () => statuses(client.received()).length === 2 && resolve()));
+    client.socket.write(metadata);
+    await within(second, 2_000);
+    expect(statuses(client.received())).toStrictEqual([200, 200]);
   });
 
   it("keeps idle strangers to maxConnections - reservedConnections slots, closing the oldest first", async () => {
