@@ -31,6 +31,9 @@ Promise.all(["index", "site", "site/sitemap", "site/dates"].map((entry) => impor
   const index = lib.createIndex([{ id: "a", title: "População", url: "https://x/a", text: "x".repeat(MB) }]);
   out.search = index.search("popula" + "cao ".repeat(MB / 4)).length;
   out.searchOneWord = index.search("a".repeat(MB)).length;
+  // Numbered cross-references: digits, counters and quotes that never close, or close too late.
+  const references = ["1".repeat(MB) + "“", "1, “".repeat(MB / 4), "1节“".repeat(MB / 3), "1, «" + "xy ".repeat(MB / 3), "1,    ".repeat(MB / 6) + "«xy»"];
+  out.crossReferences = lib.createIndex(references.map((text, i) => ({ id: String(i), title: "t", url: "https://x/" + i, text })), { ranking: "bm25" }).search("xy").length;
   // Titles of 1 MB with no separator: the build must stay linear in characters (it once stored
   // and sorted every suffix of every title run, seconds per title).
   const titles = lib.createIndex(["a", "b", "c", "d"].map((letter) => ({ id: letter, title: letter.repeat(MB), url: "https://x/" + letter })));
@@ -132,6 +135,7 @@ describe("regex safety", () => {
       tokenize: 1,
       search: 1,
       searchOneWord: 0,
+      crossReferences: 2, // "1, «xy xy …" never closes, and «xy» comes four spaces after its number: both keep "xy"
       longTitles: [1, 1, 0],
       vocabulary: true, // only at the start of "rendimentos", never inside "xrenda"
       vocabularyLongQuery: false,

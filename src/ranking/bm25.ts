@@ -69,6 +69,7 @@ import { forEachFoldedWord, MAX_MATCHES } from "./matches.js";
 import { LANGUAGES, languageRules, type Language } from "../languages/index.js";
 import { ANALYSIS_VERSION, analyzeQuery, chooseLanguage, filterWords, splitWords, wordAnalyzer, type AnalysisSettings } from "./analysis/analyze.js";
 import { DETECTION_SAMPLE, detectLanguage } from "./analysis/language.js";
+import { withoutCrossReferences } from "./analysis/references.js";
 import { isSpacelessWord } from "./analysis/tokenize.js";
 import { grown, SegmentedPostings, type TermRange } from "./postings.js";
 
@@ -132,8 +133,9 @@ const MIN_PREFIX = 4;
 /**
  * An entry's language, every language its words were read in, and its fields' tokens (id, title,
  * keywords, text). The entry's language is chosen from its title's and text's words
- * (`chooseLanguage`); the id, the title and the keywords are read in it, and so is its text,
- * paragraph by paragraph (blocks between blank lines), except a paragraph whose own function
+ * (`chooseLanguage`); the id, the title and the keywords are read in it, and so is its text
+ * (less the quoted titles of numbered cross-references, `withoutCrossReferences`), paragraph by
+ * paragraph (blocks between blank lines), except a paragraph whose own function
  * words name another language (`detectLanguage` without the detector), read in that one: a page
  * translated in part keeps its English paragraphs English and its Italian ones Italian. With a
  * fixed `language`, every word is read in it.
@@ -146,7 +148,7 @@ export function entryTokens(entry: RankedEntry, parameters: Pick<Bm25Parameters,
   const { analysis } = parameters;
   const { segmentation } = analysis;
   const title = splitWords(entry.title, segmentation);
-  const paragraphs = (entry.text ?? "").split(PARAGRAPH_BREAK).map((paragraph) => splitWords(paragraph, segmentation));
+  const paragraphs = withoutCrossReferences(entry.text ?? "").split(PARAGRAPH_BREAK).map((paragraph) => splitWords(paragraph, segmentation));
   const auto = analysis.language === "auto";
   const language = chooseLanguage(auto ? title.concat(firstWords(paragraphs, DETECTION_SAMPLE)) : [], analysis);
   const keywords = (entry.keywords ?? []).flatMap((keyword) => splitWords(keyword, segmentation));

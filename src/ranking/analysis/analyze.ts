@@ -1,5 +1,6 @@
 /**
- * The BM25 analysis as chains of small stages (STYLE.md §11): one tokenizer for every script
+ * The BM25 analysis as chains of small stages (STYLE.md §11): a document's text loses the
+ * titles its numbered cross-references quote (./references.ts); one tokenizer for every script
  * (./fold.ts, then ./tokenize.ts), then per language a list of token filters: its stopwords, then
  * its plural folding, both from the language's module (src/languages/). A language is just a
  * different list.
@@ -22,7 +23,7 @@ import { forEachWord, type Segmentation } from "./tokenize.js";
  * Bumped whenever a stage changes what it outputs, so that an index snapshot built by another
  * analysis is refused and built again rather than mixed (its settings carry this number).
  */
-export const ANALYSIS_VERSION = 4;
+export const ANALYSIS_VERSION = 5;
 
 /** How text is analysed for BM25. */
 export interface AnalysisSettings {

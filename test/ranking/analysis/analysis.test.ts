@@ -7,6 +7,7 @@ import { foldText } from "../../../src/ranking/analysis/fold.js";
 import { foldPluralEn } from "../../../src/languages/en.js";
 import { foldPluralEs } from "../../../src/languages/es.js";
 import { foldPluralPt } from "../../../src/languages/pt.js";
+import { withoutCrossReferences } from "../../../src/ranking/analysis/references.js";
 import { forEachWord } from "../../../src/ranking/analysis/tokenize.js";
 
 const BIGRAMS = { fold: true, segmentation: "bigrams" } as const;
@@ -180,5 +181,42 @@ describe("BM25's prefix rule", () => {
     const index = createIndex([entry("a", "Terminal serial."), entry("b", "Nothing here.")], { ranking: "bm25", language: "en" });
     expect(index.search("ter")).toStrictEqual([]);
     expect(index.search("term").map((hit) => hit.id)).toStrictEqual(["a"]);
+  });
+});
+
+describe("BM25's numbered cross-references", () => {
+  it("drops the quoted title after a section number, in each language's quotes and form", () => {
+    const cases: [string, string][] = [
+      ["Use Alt-F2 (see Section 1.1.6, “Virtual consoles”) to log in.", "Use Alt-F2 (see Section 1.1.6,  ) to log in."],
+      ["siehe Abschnitt 1.2.3, „Dateisystem-Berechtigungen“.", "siehe Abschnitt 1.2.3,  ."],
+      ["consultez Section 9.8.6, « Effacer le contenu d’un fichier ».", "consultez Section 9.8.6,  ."],
+      ["описаны в Раздел 2, «Общие свойства».", "описаны в Раздел 2,  ."],
+      ["请参阅下文 第\u00a01.1.6\u00a0节 “虚拟控制台”。", "请参阅下文 第\u00a01.1.6\u00a0节  。"],
+      ["第1章「GNU/Linux チュートリアル」を読む", "第1章 を読む"],
+    ];
+    for (const [text, expected] of cases) expect(withoutCrossReferences(text)).toBe(expected);
+  });
+
+  it("keeps a quote that follows a word, a bare number, or another line, and a quote over 80 characters", () => {
+    const kept = [
+      "Open the « Print » dialog.",
+      "Figure 16.15. Dialog « Print »",
+      "Debian 12 “bookworm” is stable.",
+      "Priority 1837\n\n« info automake »",
+      `See Section 2, “${"long ".repeat(17)}”.`,
+    ];
+    for (const text of kept) expect(withoutCrossReferences(text)).toBe(text);
+  });
+
+  it("ranks the section a title names above the sections that cite it by number", () => {
+    const entry = (id: string, text: string) => ({ id, title: id, url: `https://x.org/${id}`, text });
+    const explaining = entry("consoles", "Linux starts six virtual terminals at boot. Press Ctrl-Alt-F1 to F6 to switch between them; each of these consoles runs its own login shell, so one user can work in several places at once while another session keeps running.");
+    const citing = (reference: string) => entry("login", `To log in again, press Alt-F2 (${reference}).`);
+    const numbered = createIndex([explaining, citing("see Section 1.1.6, “Virtual consoles”")], { ranking: "bm25", language: "en" });
+    // The citing section does not hold the title's words at all.
+    expect(numbered.search("Virtual consoles").map((hit) => hit.id)).toStrictEqual(["consoles"]);
+    // The same words, written as the citing section's own, still count: the short section wins.
+    const own = createIndex([explaining, citing("it works in the virtual consoles")], { ranking: "bm25", language: "en" });
+    expect(own.search("Virtual consoles").map((hit) => hit.id)).toStrictEqual(["login", "consoles"]);
   });
 });
