@@ -69,7 +69,7 @@ import { forEachFoldedWord, MAX_MATCHES } from "./matches.js";
 import { LANGUAGES, languageRules, type Language } from "../languages/index.js";
 import { ANALYSIS_VERSION, analyzeQuery, chooseLanguage, filterWords, splitWords, wordAnalyzer, type AnalysisSettings } from "./analysis/analyze.js";
 import { DETECTION_SAMPLE, detectLanguage } from "./analysis/language.js";
-import { withoutCrossReferences } from "./analysis/references.js";
+import { crossReferenceSpans, withoutCrossReferences } from "./analysis/references.js";
 import { isSpacelessWord } from "./analysis/tokenize.js";
 import { grown, SegmentedPostings, type TermRange } from "./postings.js";
 
@@ -763,7 +763,8 @@ class Bm25Core implements RankingCore {
 
   /**
    * Each word of `text` whose token, in the entry's language (or in any language of the query),
-   * is one of a group's forms, or starts with one that reaches longer words.
+   * is one of a group's forms, or starts with one that reaches longer words; a word in the quoted
+   * title of a numbered cross-reference did not rank, and is not one.
    */
   findMatches(query: Bm25Query, text: string, slot: number | undefined): TextMatch[] {
     const found: TextMatch[] = [];
@@ -780,7 +781,11 @@ class Bm25Core implements RankingCore {
     const languages = slot === undefined ? query.languages : LANGUAGES.filter((_, l) => (this.languagesOf[slot]! & (1 << l)) !== 0);
     const analyzers = languages.map((language) => wordAnalyzer(language, analysis));
     const termOf = (token: string) => exact.get(token) ?? prefixes.find(({ form }) => token.startsWith(form))?.term;
+    const references = crossReferenceSpans(text);
+    let reference = 0;
     forEachFoldedWord(text, analysis.segmentation, (word, start, end) => {
+      while (reference < references.length && references[reference]![1] <= start) reference += 1;
+      if (reference < references.length && references[reference]![0] <= start) return true;
       for (const analyze of analyzers) {
         const token = analyze(word);
         const term = token === undefined ? undefined : termOf(token);

@@ -53,6 +53,13 @@ describe("SearchIndex.searchWithMatcher", () => {
     expect(spans).toStrictEqual([["地下鉄", 1], ["Canção", 0]]);
   });
 
+  it("leaves out the words of a numbered cross-reference's quoted title, which did not rank", () => {
+    const text = "Virtual consoles (see Section 1.1.6, “Virtual consoles”) and virtual terminals.";
+    const index = createIndex([{ id: "a", title: "T", url: "https://x.org/a", text }], { ranking: "bm25", language: "en" });
+    const { matcher } = index.searchWithMatcher("virtual consoles");
+    expect(matcher.findMatches(text, "a").map(({ start }) => start)).toStrictEqual([0, 8, 61]);
+  });
+
   it("matches by the rule's tokens and word starts under the rule ranking", () => {
     const text = "Produção de SOJA e de sojas no Paraná; soja, sem sojicultura.";
     const index = createIndex([{ id: "a", title: "Soja", url: "https://x.org/a", text }]);

@@ -22,6 +22,17 @@
 const NUMBERED_QUOTED_TITLE = /[«“„「『](?<=\d(?:,|[^\S\n]{0,3}[章节節])[^\S\n]{0,3}.)[^\n«»“”„「」『』]{1,80}[»“”」』]/gu;
 
 /**
+ * Where `text` quotes the title of a numbered cross-reference: each span `[start, end)`, quotes
+ * included, in order. The words in them are the ones {@link withoutCrossReferences} drops.
+ *
+ * @example
+ * crossReferenceSpans("see Section 2, «Layers»."); // => [[15, 23]]
+ */
+export function crossReferenceSpans(text: string): [number, number][] {
+  return Array.from(text.matchAll(NUMBERED_QUOTED_TITLE), (match) => [match.index, match.index + match[0].length]);
+}
+
+/**
  * `text` with the quoted title of each numbered cross-reference replaced by a space.
  *
  * @example
