@@ -24,8 +24,9 @@ export default defineConfig({
     sequence: { sequencer: SlowestFirstSequencer },
     // Many files wait on child processes, sockets and a WASM Postgres rather than compute, so
     // more workers than cores pay; each worker shares one module cache among its files. Every file
-    // restores what it changes (timers, listeners), so sharing is safe. Measured on two cores:
-    // three workers 39.9 s and 40.0 s wall (67 s and 76 s of CPU), four 42.5 s, two 47.1 s.
+    // restores what it changes (timers, listeners), so sharing is safe. Measured on two cores
+    // with 2,573 tests: three workers 65.0 s wall, four 66.8 s, two 67.5 s, each about 123 s of
+    // CPU, so the suite is bound by its CPU, not by its waits.
     maxWorkers: 3,
     isolate: false,
     testTimeout: 30_000,
