@@ -94,6 +94,11 @@ export interface Bm25Parameters {
   readonly passage: number;
   /** α: what the best passage's score counts; 0 leaves passages out. */
   readonly passageWeight: number;
+  /**
+   * λ: what the exact-word view's score counts: the same BM25F over the words as written
+   * (folded, stopwords dropped, neither plural-folded nor stemmed); 0 leaves the view out.
+   */
+  readonly exactWeight: number;
   /** P: what a word-start prefix occurrence counts, against 1 for the whole word. */
   readonly prefix: number;
   /**
@@ -122,6 +127,7 @@ export const BM25_DEFAULTS: Bm25Parameters = {
   leadWeight: 1,
   passage: 100,
   passageWeight: 0.75,
+  exactWeight: 0.4,
   prefix: 0.3,
   coordination: 0.5,
   analysis: { language: "auto", fallback: "en", fold: true, segmentation: "words" },
@@ -144,7 +150,7 @@ const MIN_PREFIX = 4;
  * entryTokens({ id: "a", title: "Ciudades", url: "https://x.org/a", text: "Las luces de la ciudad y del puerto" }, BM25_DEFAULTS);
  * // => { language: "es", languages: ["es"], fields: [[], ["ciudad"], [], ["luz", "ciudad", "puerto"]] }
  */
-export function entryTokens(entry: RankedEntry, parameters: Pick<Bm25Parameters, "analysis"> = BM25_DEFAULTS): { language: Language; languages: Language[]; fields: string[][] } {
+export function entryTokens(entry: RankedEntry, parameters: Pick<Bm25Parameters, "analysis"> = BM25_DEFAULTS): { language: Language; languages: Language[]; fields: string[][]; exact: string[][] } {
   const { analysis } = parameters;
   const { segmentation } = analysis;
   const title = splitWords(entry.title, segmentation);
@@ -153,15 +159,21 @@ export function entryTokens(entry: RankedEntry, parameters: Pick<Bm25Parameters,
   const language = chooseLanguage(auto ? title.concat(firstWords(paragraphs, DETECTION_SAMPLE)) : [], analysis);
   const keywords = (entry.keywords ?? []).flatMap((keyword) => splitWords(keyword, segmentation));
   const languages = [language];
+  const asWritten = { ...analysis, fold: false };
   const text: string[] = [];
+  const exactText: string[] = [];
   for (const words of paragraphs) {
     const own = (auto && paragraphs.length > 1 ? detectLanguage(words) : undefined) ?? language;
     if (!languages.includes(own)) languages.push(own);
     for (const token of filterWords(words, own, analysis)) text.push(token);
+    for (const token of filterWords(words, own, asWritten)) exactText.push(token);
   }
-  const fields = [splitWords(entry.id, segmentation), title, keywords].map((words) => filterWords(words, language, analysis));
+  const heads = [splitWords(entry.id, segmentation), title, keywords];
+  const fields = heads.map((words) => filterWords(words, language, analysis));
   fields.push(text);
-  return { language, languages, fields };
+  const exact = heads.map((words) => filterWords(words, language, asWritten));
+  exact.push(exactText);
+  return { language, languages, fields, exact };
 }
 
 /** The first `count` words of `paragraphs`, in order. */
@@ -213,6 +225,8 @@ interface QueryGroup {
 /** BM25's analysis of a query: its groups, and the languages they were analysed in. */
 interface Bm25Query extends AnalyzedQuery {
   readonly groups: readonly QueryGroup[];
+  /** The query's words as written (folded, stopwords dropped): the exact-word view's groups. */
+  readonly exactGroups: readonly QueryGroup[];
   readonly languages: readonly Language[];
 }
 
@@ -582,6 +596,8 @@ class Bm25Core implements RankingCore {
   readonly whole: View;
   readonly lead: View;
   readonly passages: View;
+  /** The exact-word view, one unit per entry; undefined when λ is 0. */
+  readonly exact: View | undefined;
   /** The postings the collection compacts by: the whole view's. */
   readonly postings: SegmentedPostings;
   /** Per entry slot: its first passage unit and how many. */
@@ -605,13 +621,14 @@ class Bm25Core implements RankingCore {
     this.whole = new View(parameters);
     this.lead = new View(parameters);
     this.passages = new View(parameters);
+    this.exact = parameters.exactWeight > 0 ? new View(parameters) : undefined;
     this.postings = this.whole.postings;
   }
 
   /** Opens the entry's units in the lead and passage views; the collection opened its whole slot. */
   index(entry: RankedEntry, slot: number): void {
     const { parameters } = this;
-    const { languages, fields } = entryTokens(entry, parameters);
+    const { languages, fields, exact } = entryTokens(entry, parameters);
     const [id, title, keywords, text] = fields as [string[], string[], string[], string[]];
     this.languagesOf = grown(this.languagesOf, slot + 1);
     this.languagesOf[slot] = languages.reduce((bits, language) => bits | (1 << LANGUAGES.indexOf(language)), 0);
@@ -619,6 +636,7 @@ class Bm25Core implements RankingCore {
     // The collection opened `slot` in the whole view's postings: fill it in place of `add`.
     this.whole.fill(slot, [id, title, keywords, text], slot);
     this.lead.add([id, title, keywords, leadOf(text, parameters.lead)], slot);
+    this.exact?.add(exact, slot);
     const starts = passageStarts(text.length, parameters.passage);
     this.firstPassage = grown(this.firstPassage, slot + 1);
     this.passageCount = grown(this.passageCount, slot + 1);
@@ -636,6 +654,7 @@ class Bm25Core implements RankingCore {
     // The collection removes the whole view's postings; only its statistics are ours.
     this.whole.forget(slot);
     this.lead.remove(slot);
+    this.exact?.remove(slot);
     const first = this.firstPassage[slot]!;
     for (let u = first; u < first + this.passageCount[slot]!; u++) this.passages.remove(u);
     if (this.textLength[slot]! > this.parameters.lead) this.overLead -= 1;
@@ -649,13 +668,15 @@ class Bm25Core implements RankingCore {
   }
 
   /**
-   * The whole view's slice first, then the lead's, then the passages'. The three jobs start
-   * together: a lead unit is numbered as its entry, so both must be renumbered by the same remap.
+   * The whole view's slice first, then the lead's, the passages' and the exact words'. The jobs
+   * start together: a lead or exact-word unit is numbered as its entry, so all must be renumbered
+   * by the same remap.
    */
   stepCompaction(): boolean {
-    const { whole, lead, passages } = this;
-    if (!whole.postings.compacting) for (const view of [whole, lead, passages]) view.postings.startCompaction();
-    return whole.postings.stepCompaction() && lead.postings.stepCompaction() && passages.postings.stepCompaction();
+    const { whole, lead, passages, exact } = this;
+    const views = exact === undefined ? [whole, lead, passages] : [whole, lead, passages, exact];
+    if (!whole.postings.compacting) for (const view of views) view.postings.startCompaction();
+    return views.every((view) => view.postings.stepCompaction());
   }
 
   remap(remap: Int32Array, live: number): void {
@@ -669,6 +690,7 @@ class Bm25Core implements RankingCore {
     whole.owner = Int32Array.from({ length: live }, (_, e) => e);
     whole.fresh = false;
     this.lead.compact(remap);
+    this.exact?.compact(remap);
     const units = this.passages.compact(remap);
     for (let slot = 0; slot < remap.length; slot++) {
       const to = remap[slot] as number;
@@ -689,6 +711,7 @@ class Bm25Core implements RankingCore {
     this.whole.save(writer);
     this.lead.save(writer);
     this.passages.save(writer);
+    this.exact?.save(writer);
     writer.int32Array(this.passageCount, entries);
     writer.int32Array(this.textLength, entries);
     writer.int32Array(this.languagesOf, entries);
@@ -705,6 +728,7 @@ class Bm25Core implements RankingCore {
     const owners: number[] = [];
     // A passage's owner follows from the passage table, read after the views: set below.
     this.passages.load(reader, () => -1);
+    this.exact?.load(reader, (unit) => unit);
     const passageCount = reader.int32Array();
     const textLength = reader.int32Array();
     const languagesOf = reader.int32Array();
@@ -712,7 +736,7 @@ class Bm25Core implements RankingCore {
     this.languageCount.fill(0);
     for (const bits of languagesOf) this.countLanguages(bits, 1);
     this.languagesOf = languagesOf;
-    if (this.whole.postings.slots !== entries || this.lead.postings.slots !== entries) throw new Error("a view has another number of entries");
+    if (this.whole.postings.slots !== entries || this.lead.postings.slots !== entries || (this.exact !== undefined && this.exact.postings.slots !== entries)) throw new Error("a view has another number of entries");
     if (passageCount.length !== entries || textLength.length !== entries) throw new Error("its passage table has another number of entries");
     const { lead, passage } = this.parameters;
     const firstPassage = new Int32Array(entries);
@@ -758,7 +782,8 @@ class Bm25Core implements RankingCore {
       forms,
       prefixes: forms.some((form) => reaching?.has(form) === true) || !forms.some((form) => this.whole.holds(form)),
     }));
-    return { groups, languages, terms: groups.map((group) => group.forms) };
+    const exactGroups = this.exact === undefined ? [] : analyzeQuery(query, languages, { ...analysis, fold: false }, expand).map((forms) => ({ forms, prefixes: false }));
+    return { groups, exactGroups, languages, terms: groups.map((group) => group.forms) };
   }
 
   /**
@@ -800,9 +825,10 @@ class Bm25Core implements RankingCore {
   }
 
   /** Sums the views into `total`, as the fresh build does; returns how many entries scored. */
-  scoreAll(groups: readonly QueryGroup[]): number {
+  scoreAll(query: Bm25Query): number {
     const { parameters } = this;
-    const { leadWeight, passageWeight } = parameters;
+    const { leadWeight, passageWeight, exactWeight } = parameters;
+    const { groups } = query;
     const slots = this.postings.slots;
     if (this.total.length < slots) {
       this.total = grown(this.total, slots);
@@ -810,18 +836,19 @@ class Bm25Core implements RankingCore {
       this.touched = grown(this.touched, slots);
     }
     const { total, best, touched } = this;
-    const views: [View, number][] = [[this.whole, 1]];
+    const views: [View, number, readonly QueryGroup[]][] = [[this.whole, 1, groups]];
     if (leadWeight > 0) {
       if (this.overLead === 0) views[0]![1] += leadWeight;
-      else views.push([this.lead, leadWeight]);
+      else views.push([this.lead, leadWeight, groups]);
     }
     if (passageWeight > 0) {
       if (this.overPassage === 0) views[0]![1] += passageWeight;
-      else views.push([this.passages, passageWeight]);
+      else views.push([this.passages, passageWeight, groups]);
     }
+    if (this.exact !== undefined) views.push([this.exact, exactWeight, query.exactGroups]);
     let count = 0;
-    for (const [view, weight] of views) {
-      const scored = view.scoreGroups(groups, view === this.whole);
+    for (const [view, weight, viewGroups] of views) {
+      const scored = view.scoreGroups(viewGroups, view === this.whole);
       for (let i = 0; i < scored; i++) {
         const u = view.touched[i]!;
         const e = view.owner[u]!;
@@ -846,7 +873,7 @@ class Bm25Core implements RankingCore {
   }
 
   search(query: Bm25Query, limit: number, order: Float64Array): { slots: number[]; total: number } {
-    const count = this.scoreAll(query.groups);
+    const count = this.scoreAll(query);
     const top = selectTop(this.total, order, this.touched, count, limit);
     for (let i = 0; i < count; i++) this.total[this.touched[i]!] = 0;
     return { slots: top, total: count };
@@ -854,7 +881,7 @@ class Bm25Core implements RankingCore {
 
   /** Every live entry's score, by slot, for tests. */
   scores(query: string, size: number, expand?: Expand): Float64Array {
-    const count = this.scoreAll(this.analyze(query, expand).groups);
+    const count = this.scoreAll(this.analyze(query, expand));
     const copy = new Float64Array(size);
     copy.set(this.total.subarray(0, Math.min(size, this.total.length)));
     for (let i = 0; i < count; i++) this.total[this.touched[i]!] = 0;

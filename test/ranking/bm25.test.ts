@@ -11,7 +11,7 @@ import { createIntentIndex } from "../../src/site/index.js";
  * by a plain scan with no postings, over the tokens the analysis gives (src/ranking/analysis/).
  */
 function oracleScores(entries: readonly IndexEntry[], query: string, parameters: Bm25Parameters, expand?: (word: string) => readonly string[]): number[] {
-  const { lead, leadWeight, passage, passageWeight } = parameters;
+  const { lead, leadWeight, passage, passageWeight, exactWeight } = parameters;
   const analysed = entries.map((entry) => entryTokens(entry, parameters));
   const held = LANGUAGES.filter((language) => analysed.some((entry) => entry.language === language));
   const groups = analyzeQuery(query, held.length > 0 ? held : [parameters.analysis.fallback], parameters.analysis, expand);
@@ -39,10 +39,13 @@ function oracleScores(entries: readonly IndexEntry[], query: string, parameters:
   });
   const passages = collectionScores(windows, scored, parameters).scores;
   const matched = collectionScores(wholeFields, scored, parameters).matched;
+  // The exact-word view: the words as written (no plural folding, no stemmer), whole words only.
+  const asWritten = analyzeQuery(query, held.length > 0 ? held : [parameters.analysis.fallback], { ...parameters.analysis, fold: false }, expand);
+  const exact = collectionScores(analysed.map((entry) => entry.exact), asWritten.map((forms) => ({ forms, prefixes: false })), parameters).scores;
   return whole.map((score, e) => {
     const best = Math.max(0, ...passages.filter((_, p) => owner[p] === e));
     const coordination = parameters.coordination > 0 && groups.length > 1 ? (matched[e]! / groups.length) ** (parameters.coordination / (groups.length - 1)) : 1;
-    return (score + leadWeight * leads[e]! + passageWeight * best) * coordination;
+    return (score + leadWeight * leads[e]! + passageWeight * best + exactWeight * exact[e]!) * coordination;
   });
 }
 
@@ -112,6 +115,7 @@ const parameters = fc.record({
   leadWeight: fc.constantFrom(0, 1),
   passage: fc.constantFrom(1, 3, 4, 200),
   passageWeight: fc.constantFrom(0, 0.5),
+  exactWeight: fc.constantFrom(0, 0.6),
 });
 
 describe("passageStarts", () => {
