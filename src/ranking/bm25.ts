@@ -127,7 +127,7 @@ export const BM25_DEFAULTS: Bm25Parameters = {
   leadWeight: 1,
   passage: 100,
   passageWeight: 0.75,
-  exactWeight: 0.4,
+  exactWeight: 0.6,
   prefix: 0.3,
   coordination: 0.5,
   analysis: { language: "auto", fallback: "en", fold: true, segmentation: "words" },
