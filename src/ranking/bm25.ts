@@ -167,21 +167,31 @@ export function entryTokens(entry: RankedEntry, parameters: Pick<Bm25Parameters,
   const language = chooseLanguage(auto ? title.concat(firstWords(paragraphs, DETECTION_SAMPLE)) : [], analysis);
   const keywords = (entry.keywords ?? []).flatMap((keyword) => splitWords(keyword, segmentation));
   const languages = [language];
-  const asWritten = { ...analysis, fold: false };
   const text: string[] = [];
   const exactText: string[] = [];
   for (const words of paragraphs) {
     const own = (auto && paragraphs.length > 1 ? detectLanguage(words) : undefined) ?? language;
     if (!languages.includes(own)) languages.push(own);
-    for (const token of filterWords(words, own, analysis)) text.push(token);
-    for (const token of filterWords(words, own, asWritten)) exactText.push(token);
+    const [tokens, written] = analysedAndWritten(words, own, analysis);
+    for (const token of tokens) text.push(token);
+    for (const token of written) exactText.push(token);
   }
-  const heads = [splitWords(entry.id, segmentation), title, keywords];
-  const fields = heads.map((words) => filterWords(words, language, analysis));
-  fields.push(text);
-  const exact = heads.map((words) => filterWords(words, language, asWritten));
-  exact.push(exactText);
+  const heads = [splitWords(entry.id, segmentation), title, keywords].map((words) => analysedAndWritten(words, language, analysis));
+  const fields = [...heads.map(([tokens]) => tokens), text];
+  const exact = [...heads.map(([, written]) => written), exactText];
   return { language, languages, fields, exact };
+}
+
+/**
+ * The tokens of `words` in `language`, analysed and as written (the same words less the same
+ * stopwords, so the lists align). A word its analysis leaves as it was is the same string in
+ * both: the exact-word view then keeps no second copy of it.
+ */
+function analysedAndWritten(words: readonly string[], language: Language, analysis: AnalysisSettings): [string[], string[]] {
+  const tokens = filterWords(words, language, analysis);
+  const written = filterWords(words, language, { ...analysis, fold: false });
+  for (let i = 0; i < written.length; i++) if (written[i] === tokens[i]) written[i] = tokens[i]!;
+  return [tokens, written];
 }
 
 /** The first `count` words of `paragraphs`, in order. */
