@@ -48,8 +48,10 @@
  * "drivers" for "What is a driver?"). Fitted on the development corpora of the relevance bench
  * (λ = 0.6: +0.008 MRR@10 on average, all 11 up; docs/performance.md, "Languages").
  * `lead(d)` is d with its text cut to its first L tokens ({@link leadOf}: and to the first L
- * words of a spaceless script, where fewer of them came first); the passages of d are d with its text
- * cut into windows of W tokens, one after another ({@link passageStarts}). The views
+ * words of a spaceless script, where fewer of them came first); a d of at most W text tokens is
+ * its own one passage, and the passages of a longer d are its text alone (no id, title or
+ * keywords, which count in the other views), cut into windows of W tokens, one after another
+ * ({@link passageStarts}). The views
  * were measured on the relevance bench (docs/performance.md): a document's start states its
  * subject, and a passage that holds the query's words together beats the same words scattered.
  * m(d) counts the groups G with tf~(G, d) > 0 in the whole view, n the query's groups: a
@@ -73,7 +75,7 @@ import type { ByteReader, ByteWriter } from "./bytes.js";
 import { Collection, selectTop, type AnalyzedQuery, type Expand, type RankedEntry, type RankingCore, type TextMatch } from "./entries.js";
 import { forEachFoldedWord, MAX_MATCHES } from "./matches.js";
 import { LANGUAGES, languageRules, type Language } from "../languages/index.js";
-import { ANALYSIS_VERSION, analyzeQuery, chooseLanguage, filterWords, splitWords, wordAnalyzer, type AnalysisSettings } from "./analysis/analyze.js";
+import { ANALYSIS_VERSION, analyzeQuery, analyzeWithWritten, chooseLanguage, splitWords, wordAnalyzer, type AnalysisSettings } from "./analysis/analyze.js";
 import { DETECTION_SAMPLE, detectLanguage } from "./analysis/language.js";
 import { crossReferenceSpans, withoutCrossReferences } from "./analysis/references.js";
 import { isSpacelessWord } from "./analysis/tokenize.js";
@@ -172,26 +174,14 @@ export function entryTokens(entry: RankedEntry, parameters: Pick<Bm25Parameters,
   for (const words of paragraphs) {
     const own = (auto && paragraphs.length > 1 ? detectLanguage(words) : undefined) ?? language;
     if (!languages.includes(own)) languages.push(own);
-    const [tokens, written] = analysedAndWritten(words, own, analysis);
+    const [tokens, written] = analyzeWithWritten(words, own, analysis);
     for (const token of tokens) text.push(token);
     for (const token of written) exactText.push(token);
   }
-  const heads = [splitWords(entry.id, segmentation), title, keywords].map((words) => analysedAndWritten(words, language, analysis));
+  const heads = [splitWords(entry.id, segmentation), title, keywords].map((words) => analyzeWithWritten(words, language, analysis));
   const fields = [...heads.map(([tokens]) => tokens), text];
   const exact = [...heads.map(([, written]) => written), exactText];
   return { language, languages, fields, exact };
-}
-
-/**
- * The tokens of `words` in `language`, analysed and as written (the same words less the same
- * stopwords, so the lists align). A word its analysis leaves as it was is the same string in
- * both: the exact-word view then keeps no second copy of it.
- */
-function analysedAndWritten(words: readonly string[], language: Language, analysis: AnalysisSettings): [string[], string[]] {
-  const tokens = filterWords(words, language, analysis);
-  const written = filterWords(words, language, { ...analysis, fold: false });
-  for (let i = 0; i < written.length; i++) if (written[i] === tokens[i]) written[i] = tokens[i]!;
-  return [tokens, written];
 }
 
 /** The first `count` words of `paragraphs`, in order. */
@@ -662,7 +652,11 @@ class Bm25Core implements RankingCore {
     this.firstPassage[slot] = this.passages.postings.slots;
     this.passageCount[slot] = starts.length;
     this.textLength[slot] = text.length;
-    for (const from of starts) this.passages.add([id, title, keywords, text.slice(from, from + parameters.passage)], slot);
+    // An entry that fits in one passage is its own passage; a longer entry's passages are windows
+    // of its text alone: its id, title and keywords count in the whole and lead views, not again
+    // in each window.
+    if (starts.length === 1) this.passages.add([id, title, keywords, text], slot);
+    else for (const from of starts) this.passages.add([[], [], [], text.slice(from, from + parameters.passage)], slot);
     if (text.length > parameters.lead) this.overLead += 1;
     if (text.length > parameters.passage) this.overPassage += 1;
   }
@@ -915,8 +909,9 @@ export function createBm25Core(parameters: Bm25Parameters = BM25_DEFAULTS): Rank
 /**
  * Builds the BM25F ranking of `entries`. Throws `McpSearchError` as `createIndex` does. Four
  * views, each its own BM25F collection with its own statistics: the whole entries; their leads
- * (the same fields, the text cut to its first L tokens); their passages (the same id, title and
- * keywords, the text cut into consecutive windows of W tokens); their words as written. When no text is longer
+ * (the same fields, the text cut to its first L tokens); their passages (an entry of at most W
+ * text tokens whole, a longer one's text alone cut into consecutive windows of W tokens); their
+ * words as written. When no text is longer
  * than L (or W), a view would equal the whole one, and the whole one's scores are reused.
  *
  * @example

@@ -32,7 +32,8 @@ function oracleScores(entries: readonly IndexEntry[], query: string, parameters:
     const text = analysed[e]!.fields[3]!;
     // Literally: a window every W tokens while the text goes on.
     for (let from = 0; from === 0 || from < text.length; from += Math.max(1, passage)) {
-      windows.push(fieldsWith(e, text.slice(from, from + passage)));
+      // A text of one window is the entry itself; a longer one's windows hold its text alone.
+      windows.push(text.length <= Math.max(1, passage) ? fieldsWith(e, text) : [[], [], [], text.slice(from, from + passage)]);
       owner.push(e);
     }
   });
