@@ -199,7 +199,7 @@ export function chooseLanguage(words: readonly string[], settings: AnalysisSetti
  * @example
  * filterWords(["as", "mensagens", "do", "servidor"], "pt", { fold: true }); // => ["mensagem", "servidor"]
  */
-export function filterWords(words: readonly string[], language: Language, settings: Pick<AnalysisSettings, "fold" | "stemmers">): string[] {
+function filterWords(words: readonly string[], language: Language, settings: Pick<AnalysisSettings, "fold" | "stemmers">): string[] {
   const [stop, stem] = chainOf(language, settings) as [TokenFilter, ((token: string) => string) | undefined];
   const tokens: string[] = [];
   // The chain unrolled: this loop runs once per word of every indexed text.
