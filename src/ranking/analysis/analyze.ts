@@ -160,7 +160,7 @@ function chainOf(language: Language, settings: Pick<AnalysisSettings, "fold" | "
 
 /**
  * One folded word's token in `language`, or `undefined` for a stopword: the word passed through
- * the language's filters, as {@link filterWords} passes each word.
+ * the language's filters, as {@link analyzeWithWritten} passes each word.
  *
  * @example
  * wordAnalyzer("pt", { fold: true })("mensagens"); // => "mensagem"
@@ -194,30 +194,9 @@ export function chooseLanguage(words: readonly string[], settings: AnalysisSetti
 }
 
 /**
- * The tokens of `words` in `language`: each passed through the language's filters, in order.
- *
- * @example
- * filterWords(["as", "mensagens", "do", "servidor"], "pt", { fold: true }); // => ["mensagem", "servidor"]
- */
-function filterWords(words: readonly string[], language: Language, settings: Pick<AnalysisSettings, "fold" | "stemmers">): string[] {
-  const [stop, stem] = chainOf(language, settings) as [TokenFilter, ((token: string) => string) | undefined];
-  const tokens: string[] = [];
-  // The chain unrolled: this loop runs once per word of every indexed text.
-  for (const word of words) {
-    if (stop(word) === undefined) continue;
-    const token = stem === undefined ? word : stem(word);
-    tokens.push(token.length >= SLICED_MIN ? flatCopy(token) : token);
-  }
-  return tokens;
-}
-
-/**
- * The tokens of `words` in `language`, as {@link filterWords} gives them, and beside them the
- * same words as written (folded, not stemmed), in one pass: the two lists align. A word its
- * stemming leaves as it was is the same string in both, and a written form is one shared string
- * per distinct word (a bounded memo): an index looks each token up by its string, and a string
- * it has seen before is found without comparing its characters again (the exact-word view cost
- * the folder server 20 % more indexing time with a fresh string per word).
+ * The tokens of `words` in `language`, each passed through the language's filters, in order; and
+ * beside them the same words as written (folded, stopwords dropped, not stemmed): the two lists
+ * align. A word its stemming leaves as it was is the same string in both.
  *
  * @example
  * analyzeWithWritten(["as", "mensagens", "do", "servidor"], "pt", { fold: true }); // => [["mensagem", "servidor"], ["mensagens", "servidor"]]
@@ -226,28 +205,16 @@ export function analyzeWithWritten(words: readonly string[], language: Language,
   const [stop, stem] = chainOf(language, settings) as [TokenFilter, ((token: string) => string) | undefined];
   const tokens: string[] = [];
   const written: string[] = [];
+  // The chain unrolled: this loop runs once per word of every indexed text.
   for (const word of words) {
     if (stop(word) === undefined) continue;
-    let token = stem === undefined ? word : stem(word);
-    if (token.length >= SLICED_MIN) token = flatCopy(token);
+    const stemmed = stem === undefined ? word : stem(word);
+    const token = stemmed.length >= SLICED_MIN ? flatCopy(stemmed) : stemmed;
     tokens.push(token);
-    if (token === word) {
-      written.push(token);
-      continue;
-    }
-    let shared = WRITTEN.get(word);
-    if (shared === undefined) {
-      if (WRITTEN.size >= MEMO_SIZE) WRITTEN.clear();
-      shared = word.length >= SLICED_MIN ? flatCopy(word) : word;
-      WRITTEN.set(shared, shared);
-    }
-    written.push(shared);
+    written.push(stemmed === word ? token : word.length >= SLICED_MIN ? flatCopy(word) : word);
   }
   return [tokens, written];
 }
-
-/** One string per distinct written word, for {@link analyzeWithWritten}. */
-const WRITTEN = new Map<string, string>();
 
 /**
  * V8 makes a substring of 13 characters or more (a word cut out of a text by `split`) a view of
@@ -269,7 +236,7 @@ function flatCopy(token: string): string {
  * analyzeText("Las ciudades y sus luces", "es", { fold: true, segmentation: "bigrams" }); // => ["ciudad", "luz"]
  */
 export function analyzeText(text: string, language: Language, settings: Pick<AnalysisSettings, "fold" | "segmentation" | "stemmers">): string[] {
-  return filterWords(splitWords(text, settings.segmentation), language, settings);
+  return analyzeWithWritten(splitWords(text, settings.segmentation), language, settings)[0];
 }
 
 /**
