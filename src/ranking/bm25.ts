@@ -73,7 +73,7 @@
 import type { SearchResult } from "../contract/schemas.js";
 import type { ByteReader, ByteWriter } from "./bytes.js";
 import { Collection, selectTop, type AnalyzedQuery, type Expand, type RankedEntry, type RankingCore, type TextMatch } from "./entries.js";
-import { forEachFoldedWord, MAX_MATCHES } from "./matches.js";
+import { forEachFoldedWord, MAX_MATCHES, WordValues } from "./matches.js";
 import { LANGUAGES, languageRules, type Language } from "../languages/index.js";
 import { ANALYSIS_VERSION, analyzeQuery, analyzeWithWritten, chooseLanguage, splitWords, wordAnalyzer, type AnalysisSettings } from "./analysis/analyze.js";
 import { DETECTION_SAMPLE, detectLanguage } from "./analysis/language.js";
@@ -594,6 +594,31 @@ function addRun(
 }
 
 /**
+ * The query term of a folded word read in `languages`: the first of its tokens that is one of a
+ * group's forms, or starts with one that reaches longer words (4 characters or more).
+ */
+function queryTermOf(query: Bm25Query, languages: readonly Language[], analysis: AnalysisSettings): (word: string) => number | undefined {
+  const exact = new Map<string, number>();
+  const prefixes: { form: string; term: number }[] = [];
+  query.groups.forEach(({ forms, prefixes: reaches }, term) => {
+    for (const form of forms) {
+      if (!exact.has(form)) exact.set(form, term);
+      if (reaches && form.length >= MIN_PREFIX) prefixes.push({ form, term });
+    }
+  });
+  const termOf = (token: string) => exact.get(token) ?? prefixes.find(({ form }) => token.startsWith(form))?.term;
+  const analyzers = languages.map((language) => wordAnalyzer(language, analysis));
+  return (word) => {
+    for (const analyze of analyzers) {
+      const token = analyze(word);
+      const term = token === undefined ? undefined : termOf(token);
+      if (term !== undefined) return term;
+    }
+    return undefined;
+  };
+}
+
+/**
  * The BM25F side of an index: four views kept in step with the entries. The whole, lead and
  * exact-word views open one unit per entry, in the same order as the entry slots (so unit = entry slot);
  * an entry's passages are consecutive units of the passage view. Which views a search reads,
@@ -624,6 +649,8 @@ class Bm25Core implements RankingCore {
   private total: Float64Array = new Float64Array(0);
   private best: Float64Array = new Float64Array(0);
   touched: Int32Array = new Int32Array(0);
+  /** Per query, per set of languages, each word's query term (see {@link termsOfWords}). */
+  private readonly wordTerms = new WeakMap<Bm25Query, Map<number, WordValues<number | undefined>>>();
 
   constructor(readonly parameters: Bm25Parameters) {
     this.whole = new View(parameters);
@@ -806,34 +833,33 @@ class Bm25Core implements RankingCore {
   findMatches(query: Bm25Query, text: string, slot: number | undefined): TextMatch[] {
     const found: TextMatch[] = [];
     if (query.groups.length === 0) return found;
-    const exact = new Map<string, number>();
-    const prefixes: { form: string; term: number }[] = [];
-    query.groups.forEach(({ forms, prefixes: reaches }, term) => {
-      for (const form of forms) {
-        if (!exact.has(form)) exact.set(form, term);
-        if (reaches && form.length >= MIN_PREFIX) prefixes.push({ form, term });
-      }
-    });
-    const { analysis } = this.parameters;
-    const languages = slot === undefined ? query.languages : LANGUAGES.filter((_, l) => (this.languagesOf[slot]! & (1 << l)) !== 0);
-    const analyzers = languages.map((language) => wordAnalyzer(language, analysis));
-    const termOf = (token: string) => exact.get(token) ?? prefixes.find(({ form }) => token.startsWith(form))?.term;
     const references = crossReferenceSpans(text);
     let reference = 0;
-    forEachFoldedWord(text, analysis.segmentation, (word, start, end) => {
+    forEachFoldedWord(text, this.parameters.analysis.segmentation, this.termsOfWords(query, slot), (term, start, end) => {
+      if (term === undefined) return true;
       while (reference < references.length && references[reference]![1] <= start) reference += 1;
       if (reference < references.length && references[reference]![0] <= start) return true;
-      for (const analyze of analyzers) {
-        const token = analyze(word);
-        const term = token === undefined ? undefined : termOf(token);
-        if (term !== undefined) {
-          found.push({ start, end, term });
-          break;
-        }
-      }
+      found.push({ start, end, term });
       return found.length < MAX_MATCHES;
     });
     return found;
+  }
+
+  /**
+   * The query term of each word, read in the languages of the entry in `slot` (or of the query),
+   * kept while the query lives: the results of one search share most of their words.
+   */
+  private termsOfWords(query: Bm25Query, slot: number | undefined): WordValues<number | undefined> {
+    // Languages as a mask of LANGUAGES; -1 for the query's own, in its order.
+    const mask = slot === undefined ? -1 : this.languagesOf[slot]!;
+    let byMask = this.wordTerms.get(query);
+    if (byMask === undefined) this.wordTerms.set(query, (byMask = new Map()));
+    let values = byMask.get(mask);
+    if (values === undefined) {
+      const languages = mask === -1 ? query.languages : LANGUAGES.filter((_, l) => (mask & (1 << l)) !== 0);
+      byMask.set(mask, (values = new WordValues(queryTermOf(query, languages, this.parameters.analysis))));
+    }
+    return values;
   }
 
   /** Sums the views into `total`, as the fresh build does; returns how many entries scored. */

@@ -2,11 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { splitWords } from "../../src/ranking/analysis/analyze.js";
 import { foldText } from "../../src/ranking/analysis/fold.js";
-import { forEachFoldedWord, forEachRuleWord } from "../../src/ranking/matches.js";
+import { forEachFoldedWord, forEachRuleWord, WordValues } from "../../src/ranking/matches.js";
+
+/** Each folded word as itself. */
+const asIs = new WordValues((word: string) => word);
 
 const visited = (text: string, segmentation: "words" | "bigrams") => {
   const words: string[] = [];
-  forEachFoldedWord(text, segmentation, (word) => (words.push(word), true));
+  forEachFoldedWord(text, segmentation, asIs, (word: string) => (words.push(word), true));
   return words;
 };
 
@@ -24,7 +27,7 @@ describe("forEachFoldedWord", () => {
   it.each(["words", "bigrams"] as const)("gives each word the span of the text it came from, in order (%s)", (segmentation) => {
     fc.assert(fc.property(text, (sample) => {
       let last = -1;
-      forEachFoldedWord(sample, segmentation, (word, start, end) => {
+      forEachFoldedWord(sample, segmentation, asIs, (word, start, end) => {
         expect(foldText(sample.slice(start, end))).toBe(word);
         expect(start).toBeGreaterThan(last);
         last = start;
@@ -36,7 +39,7 @@ describe("forEachFoldedWord", () => {
   it("places each segment of a run of Han and kana, a repeated one included", () => {
     const spans = (sample: string, segmentation: "words" | "bigrams") => {
       const found: string[] = [];
-      forEachFoldedWord(sample, segmentation, (word, start, end) => (found.push(`${word}@${start}-${end}`), true));
+      forEachFoldedWord(sample, segmentation, asIs, (word, start, end) => (found.push(`${word}@${start}-${end}`), true));
       return found;
     };
     expect(spans("Ver 東京東京", "bigrams")).toStrictEqual(["ver@0-3", "東京@4-6", "京東@5-7", "東京@6-8"]);
@@ -48,7 +51,7 @@ describe("forEachFoldedWord", () => {
   it("stops when the visit says so, in ASCII, in a run and among a run's segments", () => {
     for (const sample of ["zip files here", "zip’ files here", "Ação café aqui", "東京の地下鉄 and more"]) {
       const seen: string[] = [];
-      forEachFoldedWord(sample, "words", (word) => (seen.push(word), false));
+      forEachFoldedWord(sample, "words", asIs, (word) => (seen.push(word), false));
       expect(seen, sample).toHaveLength(1);
     }
   });
@@ -56,8 +59,20 @@ describe("forEachFoldedWord", () => {
   it("gives each word of a text that is not all ASCII its span, ASCII words included", () => {
     const spans: string[] = [];
     const sample = "Les fichiers’ zip: café";
-    forEachFoldedWord(sample, "words", (word, start, end) => (spans.push(`${word}=${sample.slice(start, end)}`), true));
+    forEachFoldedWord(sample, "words", asIs, (word, start, end) => (spans.push(`${word}=${sample.slice(start, end)}`), true));
     expect(spans).toStrictEqual(["les=Les", "fichiers=fichiers", "zip=zip", "cafe=café"]);
+  });
+});
+
+describe("WordValues", () => {
+  it("works each word out once, across texts, and tells apart the ASCII words whose hashes collide", () => {
+    const asked: string[] = [];
+    const values = new WordValues((word: string) => (asked.push(word), word.toUpperCase()));
+    const seen: string[] = [];
+    // "c0" and "an" share a hash (99 × 31 + 48 = 97 × 31 + 110).
+    for (const sample of ["c0 an C0", "AN an c0 café Café"]) forEachFoldedWord(sample, "words", values, (value) => (seen.push(value), true));
+    expect(seen).toStrictEqual(["C0", "AN", "C0", "AN", "AN", "C0", "CAFE", "CAFE"]);
+    expect(asked).toStrictEqual(["c0", "an", "cafe"]);
   });
 });
 

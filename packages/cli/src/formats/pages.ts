@@ -1,8 +1,11 @@
 /**
  * The page a search hit is on, in a paged document (PDF): the page that holds the most of the
- * query's terms, then the most occurrences of them. A result's url then ends in `#page=N`, the
- * fragment PDF viewers open at (RFC 8118), so that a citation points at the page.
+ * query's terms, then the most occurrences of them; the terms as the index matched them in the
+ * text ({@link pageOfMatches}), or, where none is in it, the vocabulary's patterns
+ * ({@link hitPage}). A result's url then ends in `#page=N`, the fragment PDF viewers open at
+ * (RFC 8118), so that a citation points at the page.
  */
+import type { TextMatch } from "@sbissoli/mcp-search";
 
 /**
  * A paged text cut at its page starts, each page normalised with `normalize` (lower case, no
@@ -42,6 +45,44 @@ export function hitPage(pages: readonly string[], terms: readonly (readonly stri
       bestCount = count;
     }
   }
+  return best;
+}
+
+/**
+ * The page (1-based) of a paged text whose pages start at `starts` that holds the most distinct
+ * terms of `matches` (`QueryMatcher.findMatches` of the text, in order), then the most matches;
+ * the first such page. 1 when there is no match.
+ *
+ * @example
+ * pageOfMatches([{ start: 3, end: 8, term: 0 }, { start: 20, end: 25, term: 0 }, { start: 30, end: 36, term: 1 }], [0, 16]); // => 2
+ */
+export function pageOfMatches(matches: readonly TextMatch[], starts: readonly number[]): number {
+  let best = 1;
+  let bestTerms = 0;
+  let bestCount = 0;
+  let page = 0;
+  let terms = new Set<number>();
+  let count = 0;
+  const endPage = () => {
+    if (terms.size > bestTerms || (terms.size === bestTerms && count > bestCount)) {
+      best = page + 1;
+      bestTerms = terms.size;
+      bestCount = count;
+    }
+  };
+  for (const { start, term } of matches) {
+    let at = page;
+    while (at + 1 < starts.length && starts[at + 1]! <= start) at += 1;
+    if (at !== page) {
+      endPage();
+      page = at;
+      terms = new Set();
+      count = 0;
+    }
+    terms.add(term);
+    count += 1;
+  }
+  endPage();
   return best;
 }
 

@@ -19,7 +19,7 @@ import { documentId, ID_PREFIX, parseId as parsePathId } from "../folder/ids.js"
 import { mountedFileId } from "../folder/mounts.js";
 import { markdownToText } from "../formats/markdown.js";
 import { formatLabels, readsAsMarkdown, SUPPORTED_EXTENSIONS } from "../formats/registry.js";
-import { hitPage, normalisedPages, pageUrl } from "../formats/pages.js";
+import { hitPage, normalisedPages, pageOfMatches, pageUrl } from "../formats/pages.js";
 import { makeSnippet, makeSnippetAt, prepareSnippetSource, type SnippetSource } from "./snippet.js";
 import { folderTexts, type FolderTexts } from "./texts.js";
 
@@ -131,14 +131,19 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
       // The text is read again from disk; a file changed since it was indexed gives no snippet.
       const doc = documents.get(id.slice(ID_PREFIX.length));
       const loaded = doc === undefined ? undefined : await folder.load(doc);
-      // A hit in a paged document (PDF) is cited at its page.
-      if (loaded?.pageStarts !== undefined) result.url = pageUrl(result.url, hitPage(pagesFor(loaded, loaded.pageStarts), terms));
       // Centred on the words that ranked, read as the index read the document; where none is in
-      // the text (a vocabulary translation, indexed as a keyword), on the vocabulary's patterns.
-      const source = snippetSourceOf(loaded, normalizeChar);
-      const hits = matcher.findMatches(source.text, id);
-      const snippet = hits.length > 0 ? makeSnippetAt(source.text, hits, matcher.terms.length, { maxChars: snippetChars }) : makeSnippet(source, terms, { maxChars: snippetChars, normalizeChar });
-      snippets.push({ id, snippet });
+      // the text (a vocabulary translation, indexed as a keyword), on the vocabulary's patterns,
+      // in the text normalised (only then: normalising a long text costs as much as the search).
+      // A hit in a paged document (PDF) is cited at its page, the one that holds the most of them.
+      const text = snippetTextOf(loaded);
+      const hits = matcher.findMatches(text, id);
+      if (hits.length > 0) {
+        if (loaded?.pageStarts !== undefined) result.url = pageUrl(result.url, text === loaded.text ? pageOfMatches(hits, loaded.pageStarts) : hitPage(pagesFor(loaded, loaded.pageStarts), terms));
+        snippets.push({ id, snippet: makeSnippetAt(text, hits, matcher.terms.length, { maxChars: snippetChars }) });
+      } else {
+        if (loaded?.pageStarts !== undefined) result.url = pageUrl(result.url, hitPage(pagesFor(loaded, loaded.pageStarts), terms));
+        snippets.push({ id, snippet: makeSnippet(snippetSourceOf(loaded, normalizeChar), terms, { maxChars: snippetChars, normalizeChar }) });
+      }
     }
     const counted = summaryMessage(texts, documents.size, matches, results.length, indexing !== undefined);
     const message = unreadable > 0 ? `${counted} ${texts.unreadable(unreadable)}` : counted;
@@ -350,13 +355,33 @@ function charNormalizer(vocabulary: Vocabulary): (char: string) => string {
   return normalizeChar;
 }
 
-/** Each document's text normalised for snippets; a re-read document is a new object. */
+/** Each document's text as snippets show it, and normalised for them; a re-read document is a new object. */
+const textCache = new WeakMap<LoadedDocument, string>();
 const sourceCache = new WeakMap<LoadedDocument, { readonly normalizeChar: (char: string) => string; readonly source: SnippetSource }>();
 const EMPTY_SOURCE: SnippetSource = { text: "", normalised: "", origin: undefined };
 
 /**
- * A document's text, as plain text for Markdown and HTML (see ../formats/markdown.ts), normalised for snippets, prepared once and kept while the document is
- * current (a search no longer normalises every result's full text again).
+ * A document's text as a snippet shows it: plain text for Markdown and HTML (see
+ * ../formats/markdown.ts), kept while the document is current. Snippets show text, not markup:
+ * badges, link targets, tags and table pipes are gone. Other formats are shown as written (a
+ * JSON "_id" or a YAML "- item" is content there).
+ *
+ * @example
+ * snippetTextOf({ ...doc, format: "markdown", text: "# Café\n\n**Forte**" }); // => "Café\n\nForte"
+ */
+function snippetTextOf(doc: LoadedDocument | undefined): string {
+  if (doc === undefined) return "";
+  let text = textCache.get(doc);
+  if (text === undefined) {
+    text = readsAsMarkdown(doc.format) ? markdownToText(doc.text) : doc.text;
+    textCache.set(doc, text);
+  }
+  return text;
+}
+
+/**
+ * {@link snippetTextOf}, normalised for the vocabulary's patterns, prepared once and kept while
+ * the document is current.
  *
  * @example
  * snippetSourceOf(doc, normalizeChar) === snippetSourceOf(doc, normalizeChar); // => true
@@ -365,10 +390,7 @@ export function snippetSourceOf(doc: LoadedDocument | undefined, normalizeChar: 
   if (doc === undefined) return EMPTY_SOURCE;
   const cached = sourceCache.get(doc);
   if (cached !== undefined && cached.normalizeChar === normalizeChar) return cached.source;
-  // Snippets show text, not markup: badges, link targets, tags and table pipes are gone. Other
-  // formats are shown as written (a JSON "_id" or a YAML "- item" is content there).
-  const text = readsAsMarkdown(doc.format) ? markdownToText(doc.text) : doc.text;
-  const source = prepareSnippetSource(text, normalizeChar);
+  const source = prepareSnippetSource(snippetTextOf(doc), normalizeChar);
   sourceCache.set(doc, { normalizeChar, source });
   return source;
 }

@@ -3,7 +3,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readAsciiDoc } from "../../src/formats/asciidoc.js";
 import { readOrg } from "../../src/formats/org.js";
-import { hitPage, normalisedPages, pageUrl } from "../../src/formats/pages.js";
+import { hitPage, normalisedPages, pageOfMatches, pageUrl } from "../../src/formats/pages.js";
 import type { readBinary } from "../../src/formats/extract.js";
 import { pdfTitle, readPdf } from "../../src/formats/pdf.js";
 import { FormatError } from "../../src/formats/types.js";
@@ -68,6 +68,19 @@ describe("the page of a hit", () => {
     expect(hitPage(pages, [["nothing"]])).toBe(1);
     expect(pageUrl("https://x.org/a.pdf", 2)).toBe("https://x.org/a.pdf#page=2");
     expect(pageUrl("https://x.org/a.pdf", 1)).toBe("https://x.org/a.pdf");
+  });
+
+  it("reads the page from the index's matches: the most distinct terms, then the most matches, then the first", () => {
+    const starts = [0, 100, 200];
+    const at = (start: number, term: number) => ({ start, end: start + 4, term });
+    // Page 3 repeats one term; page 2 holds both.
+    expect(pageOfMatches([at(10, 0), at(120, 0), at(150, 1), at(210, 0), at(220, 0), at(230, 0)], starts)).toBe(2);
+    // One term each: the most matches, then the first page.
+    expect(pageOfMatches([at(10, 0), at(210, 0), at(250, 0)], starts)).toBe(3);
+    expect(pageOfMatches([at(10, 0), at(210, 0)], starts)).toBe(1);
+    // A match at a page's first character is on that page; none at all is page 1.
+    expect(pageOfMatches([at(10, 0), at(100, 1), at(101, 0)], starts)).toBe(2);
+    expect(pageOfMatches([], starts)).toBe(1);
   });
 });
 

@@ -110,8 +110,11 @@ describe("mcp-search serve: search", () => {
     expect(snippet.length).toBeLessThanOrEqual(120 + 20);
   });
 
-  it("normalises a document for snippets once, across the servers HTTP makes per request", async () => {
-    await write("cafe.md", `# Café\n\n${long(50)} um café coado ${long(50)}`);
+  it("normalises a text for a snippet only when the index's words are not in it, and then once, across the servers HTTP makes per request", async () => {
+    // The query's word is in this text: the snippet is centred on it, and the text is not normalised.
+    await write("cafe.md", `# Grüße\n\n${long(50)} um chá coado ${long(50)}`);
+    // Here it is only in the file's name: the snippet falls back on the vocabulary's patterns, in the text normalised.
+    await write("coado.txt", `Só o nome diz. ${long(50)}`);
     const vocabulary = createVocabulary({ sourceName: "a pasta", entries: [] });
     const normalised: string[] = [];
     const counting = { ...vocabulary, normalize: (text: string) => (normalised.push(text), vocabulary.normalize(text)) };
@@ -120,10 +123,13 @@ describe("mcp-search serve: search", () => {
     for (let request = 0; request < 3; request += 1) {
       const { search } = await connectInMemory({ name: "test", version: "0.0.0", folder, vocabulary: counting }, clients);
       const result = await search("coado");
-      expect((result.structuredContent?.["snippets"] as { snippet: string }[])[0]?.snippet).toContain("um café coado");
+      const snippets = result.structuredContent?.["snippets"] as { id: string; snippet: string }[];
+      expect(snippets.find(({ id }) => id === "doc:cafe.md")?.snippet).toContain("um chá coado");
+      expect(snippets.find(({ id }) => id === "doc:coado.txt")?.snippet).toMatch(/^Só o nome diz/);
     }
     folder.close();
-    expect(normalised.filter((text) => text === "é")).toStrictEqual(["é"]);
+    expect(normalised.filter((text) => text === "á" || text === "ü")).toStrictEqual([]);
+    expect(normalised.filter((text) => text === "ó")).toStrictEqual(["ó"]);
   });
 
   it.each([
