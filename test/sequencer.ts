@@ -13,12 +13,9 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 /** The slowest files of a run on 2026-12-02 (16 s to 2.5 s each, on a loaded machine), slowest first. */
 export const SLOWEST_FILES: readonly string[] = [
   "packages/cli/test/formats/cli-formats.test.ts",
-  "packages/cli/test/folder/cli-containment.test.ts",
   "test/sql/ranked-query.test.ts",
   "packages/cli/test/mcp/resources.test.ts",
   "packages/cli/test/mcp/cli-resources-e2e.test.ts",
-  "test/regex-safety.test.ts",
-  "packages/cli/test/transports/cli-http-hostile.test.ts",
   "test/ranking/updates.test.ts",
   "test/vocabulary/postgres.test.ts",
   "packages/cli/test/folder/cli-liveness.test.ts",

@@ -36,7 +36,7 @@ export function titleFromUrl(url: string): string {
   }
   const words = slug
     .replace(/\.(?:html?|php|aspx?|md|txt)$/i, "")
-    // eslint-disable-next-line regexp/no-super-linear-move -- a run is only rescanned from its start: linear (test/regex-safety.test.ts)
+    // eslint-disable-next-line regexp/no-super-linear-move -- a run is only rescanned from its start: linear (test/extra/regex-safety.test.ts)
     .replace(/(?<!\d)[-_+]+|[-_+]+(?!\d)/g, " ") // "gamma-flip" spaced, "2026-08-24" kept
     .replace(/\s+/g, " ")
     .trim();
@@ -45,7 +45,7 @@ export function titleFromUrl(url: string): string {
 }
 
 // Each `(.*)$` below is dotAll, so it cannot fail and nothing before it backtracks
-// (test/regex-safety.test.ts).
+// (test/extra/regex-safety.test.ts).
 // eslint-disable-next-line regexp/no-super-linear-backtracking -- see above
 const HEADING = /^(#{1,6})[ \t]+(.*)$/s;
 // eslint-disable-next-line regexp/no-super-linear-backtracking -- see above

@@ -7,7 +7,7 @@
  * 60,000 sitemaps, 13 s for a word of 60,000 sources, 31 s for 60,000 phrases, 13 s for 60,000
  * dates), and 0.1 to 3 s after. The bound per case sits between the two. In the extra tier: the
  * dates alone take about 3 s when linear (chrono's own parse), over `npm test`'s budget.
- * The pattern cases are test/regex-safety.test.ts.
+ * The pattern cases are test/extra/regex-safety.test.ts.
  */
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";

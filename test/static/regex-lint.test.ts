@@ -1,5 +1,5 @@
 /**
- * The static half of regex safety (test/regex-safety.test.ts holds the run-time half): every
+ * The static half of regex safety (test/extra/regex-safety.test.ts holds the run-time half): every
  * pattern in both packages' src/ passes eslint-plugin-regexp with the repository's
  * eslint.config.js, through ESLint's Node API, and a planted super-linear pattern is reported.
  * `npm run check:static` runs it (vitest.static.config.ts), and so does `.ci/run`;

@@ -10,7 +10,7 @@ import { realpath } from "node:fs/promises";
  * The containment check's after-open checks, each shown stopping a swap on its own. The file
  * system seam of `readInside` runs the swap exactly between the check (realpath and lstat) and
  * the open, so every run races the same way; the statistical race test
- * (./cli-containment.test.ts, "never returns the outside secret…") stays as a second line.
+ * (../extra/cli-containment.test.ts, extra tier, "never returns the outside secret…") stays as a second line.
  */
 
 const SECRET = "SECRETMARK hunter2";

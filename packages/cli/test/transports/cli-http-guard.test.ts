@@ -156,7 +156,7 @@ describe("bounded resources", () => {
     expect([nullArguments.status, (JSON.parse(nullArguments.body) as { error: { code: number } }).error.code]).toStrictEqual([400, -32602]);
 
     // Connections that never send a request hold at most maxConnections - reservedConnections
-    // slots: past that, the oldest is closed (./cli-http-hostile.test.ts has the details).
+    // slots: past that, the oldest is closed (../extra/cli-http-hostile.test.ts has the details).
     const sockets: Socket[] = [];
     try {
       const idle = HTTP_LIMITS.maxConnections - HTTP_LIMITS.reservedConnections;

@@ -11,7 +11,7 @@ import { prepareOAuth } from "../../src/oauth/setup.js";
 import { OWNER_SECRET } from "../oauth/_oauth-client.js";
 import { serveInProcess } from "../_cli-serve.js";
 import { startBin, type SpawnedServer } from "../_cli-spawn.js";
-import { postMcp as post, TOOLS_LIST } from "./_http-post.js";
+import { postMcp as post, TOOLS_LIST } from "../transports/_http-post.js";
 
 /**
  * `mcp-search serve --http` under the attacks of the third hostile review: pipelined requests,

@@ -1,12 +1,12 @@
 /**
- * Regex safety, as a guard and not a timing: pathological strings (1 MB, and the attack strings
+ * Regex safety, as a guard and not a timing (extra tier: about 12 s of CPU): pathological strings (1 MB, and the attack strings
  * that made the old patterns quadratic) go through every public function that runs a regular
  * expression, and through createIndex with 1 MB titles that hold no separator, in a worker
  * against the BUILT package. The bound is generous (20 s for work that takes well under a second
  * when linear); a quadratic pattern at these sizes takes minutes.
  * The static check of every pattern (eslint-plugin-regexp) is test/static/regex-lint.test.ts;
  * inputs that were quadratic through list searches, not patterns, are in
- * test/extra/pathological-lists.test.ts (they take seconds when linear).
+ * ./pathological-lists.test.ts (they take seconds when linear).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -21,7 +21,7 @@ const BOUND_MS = 20_000;
 /** Runs inside the worker; returns a summary of each case so the result is checked, not only timed. */
 const WORKER = `
 const { parentPort } = require("node:worker_threads");
-Promise.all(["index", "site", "site/sitemap", "site/dates"].map((entry) => import(new URL("../dist/" + entry + ".js", ${JSON.stringify(import.meta.url)}).href))).then((entries) => {
+Promise.all(["index", "site", "site/sitemap", "site/dates"].map((entry) => import(new URL("../../dist/" + entry + ".js", ${JSON.stringify(import.meta.url)}).href))).then((entries) => {
   const lib = Object.assign({}, ...entries);
   const MB = 1024 * 1024;
   const spaces = " ".repeat(MB);
@@ -150,7 +150,7 @@ describe("regex safety", () => {
     const folder = await mkdtemp(join(tmpdir(), "mcp-search-cli-bundle-"));
     try {
       const bundle = join(folder, "cli.mjs");
-      const root = fileURLToPath(new URL("..", import.meta.url));
+      const root = fileURLToPath(new URL("../..", import.meta.url));
       const built = await build({
         stdin: {
           contents: 'export { convertHtml } from "./packages/cli/src/formats/html.ts"; export { extractDocument } from "./packages/cli/src/formats/documents.ts"; export { markdownToText } from "./packages/cli/src/formats/markdown.ts";',

@@ -7,7 +7,7 @@ import { readEpub } from "../../src/formats/epub.js";
 import { readOdt } from "../../src/formats/odt.js";
 import { withoutDtd } from "../../src/formats/xml.js";
 import { unzipWithin } from "../../src/formats/zip.js";
-import { chapter, docxOf, epubOf, odtOf, paragraph } from "./_hostile-zips.js";
+import { chapter, docxOf, epubOf, odtOf, paragraph } from "../formats/_hostile-zips.js";
 
 /**
  * The readers against hostile files (issue 41, findings 1, 2, 4 and 7), each built in memory
