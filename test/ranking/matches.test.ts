@@ -74,6 +74,18 @@ describe("WordValues", () => {
     expect(seen).toStrictEqual(["C0", "AN", "C0", "AN", "AN", "C0", "CAFE", "CAFE"]);
     expect(asked).toStrictEqual(["c0", "an", "cafe"]);
   });
+
+  it("starts again past 100,000 distinct words, and still gives each word its own value", () => {
+    let asked = 0;
+    const values = new WordValues((word: string) => (asked++, `<${word}>`));
+    const words = Array.from({ length: 100_050 }, (_, i) => `w${i}`);
+    const seen: string[] = [];
+    for (const sample of [words.join(" "), "W0 w100049 caf\u00e9 w7"]) forEachFoldedWord(sample, "words", values, (value) => (seen.push(value), true));
+    expect(seen.slice(-4)).toStrictEqual(["<w0>", "<w100049>", "<cafe>", "<w7>"]);
+    expect(seen.slice(0, 100_050)).toStrictEqual(words.map((word) => `<${word}>`));
+    // w0 and w7 were forgotten when the 100,001st word came; w100049 was not.
+    expect(asked).toBe(100_050 + 3);
+  });
 });
 
 describe("forEachRuleWord", () => {
