@@ -53,6 +53,8 @@ export function forEachRuleWord(text: string, visit: Visit): void {
 
 /** The most distinct words a {@link WordValues} keeps before it starts again. */
 const MAX_KEPT_WORDS = 100_000;
+/** The most ASCII words of one hash a {@link WordValues} finds by that hash. */
+const MAX_SAME_HASH = 8;
 
 /**
  * What a caller of {@link forEachFoldedWord} makes of each folded word (its query term, say),
@@ -88,12 +90,17 @@ export class WordValues<T> {
 
   /** The value of the ASCII word `text[start, end)`, whose lower case hashes to `hash` ({@link hashLowerAscii}). */
   ofAscii(text: string, start: number, end: number, hash: number): T {
+    let sameHash = 0;
     for (let known = this.firstOfHash.get(hash) ?? -1; known !== -1; known = this.nextOfHash[known]!) {
       if (sameLowerAscii(text, start, end, this.asciiWords[known]!)) return this.asciiValues[known]!;
+      sameHash += 1;
     }
     // Worked out first: it may start the lists again.
     const word = text.slice(start, end).toLowerCase();
     const value = this.of(word);
+    // Words made to share a hash ("c0" and "an" do, and so does every word made of them) would
+    // make each new one compare with all before it: past a few, they are kept by their string only.
+    if (sameHash >= MAX_SAME_HASH) return value;
     this.nextOfHash.push(this.firstOfHash.get(hash) ?? -1);
     this.firstOfHash.set(hash, this.asciiWords.length);
     this.asciiWords.push(word);

@@ -75,6 +75,17 @@ describe("WordValues", () => {
     expect(asked).toStrictEqual(["c0", "an", "cafe"]);
   });
 
+  it("gives each of many words of one hash its own value, asking once for each", () => {
+    const asked: string[] = [];
+    const values = new WordValues((word: string) => (asked.push(word), `<${word}>`));
+    // Words of 5 blocks of "c0" or "an" all share one hash: 32 of them, twice.
+    const words = Array.from({ length: 32 }, (_, i) => Array.from({ length: 5 }, (_, b) => ((i >> b) & 1 ? "an" : "c0")).join(""));
+    const seen: string[] = [];
+    forEachFoldedWord([...words, ...words].join(" "), "words", values, (value) => (seen.push(value), true));
+    expect(seen).toStrictEqual([...words, ...words].map((word) => `<${word}>`));
+    expect(asked).toStrictEqual(words);
+  });
+
   it("starts again past 100,000 distinct words, and still gives each word its own value", () => {
     let asked = 0;
     const values = new WordValues((word: string) => (asked++, `<${word}>`));
