@@ -11,8 +11,8 @@
  * dates alone take about 3 s when linear (chrono's own parse), over `npm test`'s budget.
  * The pattern cases are test/extra/regex-safety.test.ts.
  */
-import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
+import { runBoundedWorker } from "./_bounded-worker.js";
 
 /**
  * A case that takes longer than this alone is not linear (see the measures above): at these
@@ -58,23 +58,8 @@ Promise.all(["index", "site/sitemap", "site/dates"].map((entry) => import(new UR
 `;
 
 function runWorker(): Promise<Record<string, { value: unknown; ms: number }>> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { eval: true });
-    // Five cases, each bounded: past this, one of them is quadratic and still running.
-    const timer = setTimeout(() => {
-      void worker.terminate();
-      reject(new Error("the list cases are still running: a quadratic one?"));
-    }, 5 * CASE_BOUND_MS);
-    worker.once("message", (message: Record<string, { value: unknown; ms: number }>) => {
-      clearTimeout(timer);
-      void worker.terminate();
-      resolve(message);
-    });
-    worker.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
+  // Five cases, each bounded: past this, one of them is quadratic and still running.
+  return runBoundedWorker(WORKER, 5 * CASE_BOUND_MS, "the list cases are still running: a quadratic one?");
 }
 
 describe("pathological lists", () => {

@@ -12,9 +12,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { runBoundedWorker } from "./_bounded-worker.js";
 
 const BOUND_MS = 20_000;
 
@@ -109,22 +109,7 @@ import(${JSON.stringify(bundle)}).then((cli) => {
 `;
 
 function runBounded(code = WORKER): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(code, { eval: true });
-    const timer = setTimeout(() => {
-      void worker.terminate();
-      reject(new Error(`pathological inputs still running after ${BOUND_MS} ms: a super-linear pattern?`));
-    }, BOUND_MS);
-    worker.once("message", (message: Record<string, unknown>) => {
-      clearTimeout(timer);
-      void worker.terminate();
-      resolve(message);
-    });
-    worker.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
+  return runBoundedWorker(code, BOUND_MS, `pathological inputs still running after ${BOUND_MS} ms: a super-linear pattern?`);
 }
 
 describe("regex safety", () => {
