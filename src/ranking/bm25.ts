@@ -601,15 +601,15 @@ function addRun(
  * group's forms, or starts with one that reaches longer words (4 characters or more).
  */
 function queryTermOf(query: Bm25Query, languages: readonly Language[], analysis: AnalysisSettings): (word: string) => number | undefined {
-  const exact = new Map<string, number>();
+  const termOfForm = new Map<string, number>();
   const prefixes: { form: string; term: number }[] = [];
   query.groups.forEach(({ forms, prefixes: reaches }, term) => {
     for (const form of forms) {
-      if (!exact.has(form)) exact.set(form, term);
+      if (!termOfForm.has(form)) termOfForm.set(form, term);
       if (reaches && form.length >= MIN_PREFIX) prefixes.push({ form, term });
     }
   });
-  const termOf = (token: string) => exact.get(token) ?? prefixes.find(({ form }) => token.startsWith(form))?.term;
+  const termOf = (token: string) => termOfForm.get(token) ?? prefixes.find(({ form }) => token.startsWith(form))?.term;
   const analyzers = languages.map((language) => wordAnalyzer(language, analysis));
   return (word) => {
     for (const analyze of analyzers) {

@@ -27,25 +27,12 @@ export function normalisedPages(text: string, starts: readonly number[], normali
  * hitPage(["[page 1]\n\nintro", "[page 2]\n\ngrinding coffee"], [["grind*"], ["coffee"]]); // => 2
  */
 export function hitPage(pages: readonly string[], terms: readonly (readonly string[])[]): number {
-  let best = 1;
-  let bestTerms = 0;
-  let bestCount = 0;
-  for (const [index, page] of pages.entries()) {
-    let matched = 0;
-    let count = 0;
-    for (const patterns of terms) {
-      let found = 0;
-      for (const pattern of patterns) found += occurrences(page, withoutStars(pattern));
-      if (found > 0) matched += 1;
-      count += found;
-    }
-    if (matched > bestTerms || (matched === bestTerms && count > bestCount)) {
-      best = index + 1;
-      bestTerms = matched;
-      bestCount = count;
-    }
-  }
-  return best;
+  return bestPage(
+    pages.map((page) => {
+      const found = terms.map((patterns) => patterns.reduce((sum, pattern) => sum + occurrences(page, withoutStars(pattern)), 0));
+      return { terms: found.filter((count) => count > 0).length, matches: found.reduce((sum, count) => sum + count, 0) };
+    }),
+  );
 }
 
 /**
@@ -57,32 +44,27 @@ export function hitPage(pages: readonly string[], terms: readonly (readonly stri
  * pageOfMatches([{ start: 3, end: 8, term: 0 }, { start: 20, end: 25, term: 0 }, { start: 30, end: 36, term: 1 }], [0, 16]); // => 2
  */
 export function pageOfMatches(matches: readonly TextMatch[], starts: readonly number[]): number {
-  let best = 1;
-  let bestTerms = 0;
-  let bestCount = 0;
+  const terms = starts.map(() => new Set<number>());
+  const counts = starts.map(() => 0);
   let page = 0;
-  let terms = new Set<number>();
-  let count = 0;
-  const endPage = () => {
-    if (terms.size > bestTerms || (terms.size === bestTerms && count > bestCount)) {
-      best = page + 1;
-      bestTerms = terms.size;
-      bestCount = count;
-    }
-  };
   for (const { start, term } of matches) {
-    let at = page;
-    while (at + 1 < starts.length && starts[at + 1]! <= start) at += 1;
-    if (at !== page) {
-      endPage();
-      page = at;
-      terms = new Set();
-      count = 0;
-    }
-    terms.add(term);
-    count += 1;
+    while (page + 1 < starts.length && starts[page + 1]! <= start) page += 1;
+    terms[page]!.add(term);
+    counts[page]! += 1;
   }
-  endPage();
+  return bestPage(terms.map((held, index) => ({ terms: held.size, matches: counts[index]! })));
+}
+
+/** The page (1-based) that holds the most distinct terms, then the most matches; the first such page, 1 when none holds one. */
+function bestPage(pages: readonly { readonly terms: number; readonly matches: number }[]): number {
+  let best = 1;
+  let most = { terms: 0, matches: 0 };
+  pages.forEach((page, index) => {
+    if (page.terms > most.terms || (page.terms === most.terms && page.matches > most.matches)) {
+      best = index + 1;
+      most = page;
+    }
+  });
   return best;
 }
 

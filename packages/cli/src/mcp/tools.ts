@@ -137,13 +137,12 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
       // A hit in a paged document (PDF) is cited at its page, the one that holds the most of them.
       const text = snippetTextOf(loaded);
       const hits = matcher.findMatches(text, id);
-      if (hits.length > 0) {
-        if (loaded?.pageStarts !== undefined) result.url = pageUrl(result.url, text === loaded.text ? pageOfMatches(hits, loaded.pageStarts) : hitPage(pagesFor(loaded, loaded.pageStarts), terms));
-        snippets.push({ id, snippet: makeSnippetAt(text, hits, matcher.terms.length, { maxChars: snippetChars }) });
-      } else {
-        if (loaded?.pageStarts !== undefined) result.url = pageUrl(result.url, hitPage(pagesFor(loaded, loaded.pageStarts), terms));
-        snippets.push({ id, snippet: makeSnippet(snippetSourceOf(loaded, normalizeChar), terms, { maxChars: snippetChars, normalizeChar }) });
+      if (loaded?.pageStarts !== undefined) {
+        const page = hits.length > 0 && text === loaded.text ? pageOfMatches(hits, loaded.pageStarts) : hitPage(pagesFor(loaded, loaded.pageStarts), terms);
+        result.url = pageUrl(result.url, page);
       }
+      const snippet = hits.length > 0 ? makeSnippetAt(text, hits, matcher.terms.length, { maxChars: snippetChars }) : makeSnippet(snippetSourceOf(loaded, normalizeChar), terms, { maxChars: snippetChars, normalizeChar });
+      snippets.push({ id, snippet });
     }
     const counted = summaryMessage(texts, documents.size, matches, results.length, indexing !== undefined);
     const message = unreadable > 0 ? `${counted} ${texts.unreadable(unreadable)}` : counted;
