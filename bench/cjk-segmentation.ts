@@ -1,6 +1,6 @@
 /**
  * How runs of Han and kana are cut, measured on every Japanese and Chinese corpus of the
- * relevance bench (issue 43): BM25F (src/ranking/bm25.ts, the folder server's parameters and
+ * relevance bench (issue 43): BM25F (src/ranking/bm25/core.ts, the folder server's parameters and
  * stemmers) with character bigrams, `Intl.Segmenter` words, and both indexed together (Lucene's
  * CJK practice), beside the folder server itself and a plain Okapi BM25 over character bigrams
  * and over the folder server's own tokens (`Intl.Segmenter` words, folded as the index folds):
@@ -19,7 +19,8 @@ import { join } from "node:path";
 import type { LoadedDocument } from "../packages/cli/src/folder/folder.js";
 import { SNOWBALL_STEMMERS } from "../packages/cli/src/folder/stemmers.js";
 import { languageOfLocale } from "../packages/cli/src/cli/locale.js";
-import { BM25_DEFAULTS, createBm25Ranking } from "../src/ranking/bm25.js";
+import { createBm25Ranking } from "../src/ranking/bm25/core.js";
+import { BM25_DEFAULTS } from "../src/ranking/bm25/parameters.js";
 import { foldText } from "../src/ranking/analysis/fold.js";
 import { forEachWord, type Segmentation } from "../src/ranking/analysis/tokenize.js";
 import { CORPORA, loadLanguageCorpora, type LanguageCorpus } from "./_language-corpora.js";

@@ -39,7 +39,8 @@ import { openFolder, type LoadedDocument } from "../packages/cli/src/folder/fold
 import { SNOWBALL_STEMMERS } from "../packages/cli/src/folder/stemmers.js";
 import { languageOfLocale, localeOfName } from "../packages/cli/src/cli/locale.js";
 import { createFolderServer } from "../packages/cli/src/transports/serve.js";
-import { BM25_DEFAULTS, createBm25Ranking, type Bm25Parameters } from "../src/ranking/bm25.js";
+import { createBm25Ranking } from "../src/ranking/bm25/core.js";
+import { BM25_DEFAULTS, type Bm25Parameters } from "../src/ranking/bm25/parameters.js";
 import { createIndex, createVocabulary, type Locale, type IndexEntry } from "../src/index.js";
 import { CORPORA, ensureCorpusPackages, loadLanguageCorpora, type BenchLanguage, type LanguageCorpus } from "./_language-corpora.js";
 import { rankQueries, type KnownItemQuery, type Search } from "./_relevance-corpora.js";

@@ -19,7 +19,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { createBm25Ranking } from "../src/ranking/bm25.js";
+import { createBm25Ranking } from "../src/ranking/bm25/core.js";
 import { normalizeText } from "../src/ranking/normalize.js";
 
 const ROOT = "/usr/share/man/es";

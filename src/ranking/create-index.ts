@@ -12,7 +12,8 @@ import { McpSearchError } from "../errors.js";
 import { isLanguage, LANGUAGES, type Language } from "../languages/index.js";
 import type { Stemmers } from "./analysis/analyze.js";
 import type { LanguageDetector } from "./analysis/language.js";
-import { BM25_DEFAULTS, createBm25Core } from "./bm25.js";
+import { createBm25Core } from "./bm25/core.js";
+import { BM25_DEFAULTS } from "./bm25/parameters.js";
 import type { ByteReader, ByteWriter } from "./bytes.js";
 import { Collection, selectTop, type AnalyzedQuery, type QueryMatcher, type RankingCore, type TextMatch } from "./entries.js";
 import { forEachRuleWord, MAX_MATCHES } from "./matches.js";
@@ -244,7 +245,7 @@ export interface IndexOptions {
    * (an id hit weighs 10, a title hit 3; no term frequency). `"bm25"`: BM25F over id, title,
    * keywords and text, with term frequency, rarity and length normalisation, plurals folded,
    * word-start prefixes discounted, and a long text's lead and best passage scored too
-   * (src/ranking/bm25.ts has the formula); for prose documents.
+   * (src/ranking/bm25/core.ts has the formula); for prose documents.
    * @default "rule"
    */
   readonly ranking?: IndexRanking;

@@ -2,12 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { analyzeQuery } from "../../src/ranking/analysis/analyze.js";
 import { LANGUAGES, languageRules, type Language } from "../../src/languages/index.js";
-import { BM25_DEFAULTS, createBm25Ranking, entryTokens, leadOf, passageStarts, type Bm25Parameters } from "../../src/ranking/bm25.js";
+import { createBm25Ranking } from "../../src/ranking/bm25/core.js";
+import { entryTokens, leadOf, passageStarts } from "../../src/ranking/bm25/entry.js";
+import { BM25_DEFAULTS, type Bm25Parameters } from "../../src/ranking/bm25/parameters.js";
 import { McpSearchError, createIndex, loadIndex, type IndexEntry } from "../../src/index.js";
 import { createIntentIndex } from "../../src/site/index.js";
 
 /**
- * The BM25F formula of src/ranking/bm25.ts read literally: every entry, every field, every token,
+ * The BM25F formula of src/ranking/bm25/core.ts read literally: every entry, every field, every token,
  * by a plain scan with no postings, over the tokens the analysis gives (src/ranking/analysis/).
  */
 function oracleScores(entries: readonly IndexEntry[], query: string, parameters: Bm25Parameters, expand?: (word: string) => readonly string[]): number[] {

@@ -2,7 +2,8 @@
 // one BM25 term whose forms' occurrences add up, counted once by the coordination.
 import { describe, expect, it } from "vitest";
 import { analyzeQuery } from "../../src/ranking/analysis/analyze.js";
-import { BM25_DEFAULTS, createBm25Ranking } from "../../src/ranking/bm25.js";
+import { createBm25Ranking } from "../../src/ranking/bm25/core.js";
+import { BM25_DEFAULTS } from "../../src/ranking/bm25/parameters.js";
 import { createIndex, type IndexEntry } from "../../src/index.js";
 
 const TABLE: Readonly<Record<string, readonly string[]>> = { cafe: ["coffee"], coffee: ["cafe"], azedo: ["sour"], ahorros: ["fondo de emergencia", "ahorro"] };
