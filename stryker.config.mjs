@@ -26,7 +26,8 @@ export default {
     "src/factory/replies.ts:30-93", // the search reply's cap on results, and the checks it runs
     // the rule ranking, and its one definition (fields, bonuses, stopwords, tokenizer)
     "src/ranking/create-index.ts",
-    "src/ranking/rule.ts",
+    "src/ranking/rule/core.ts",
+    "src/ranking/rule/definition.ts",
     // BM25's folding (й and ї kept), and the walk that gives the matcher of snippets BM25's words with their places
     "src/ranking/analysis/fold.ts",
     "src/ranking/matches.ts",

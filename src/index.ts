@@ -34,7 +34,7 @@ export { DEFAULT_LIMIT } from "./contract/limit.js";
 // Ranking
 export { createIndex, loadIndex, normalizeText } from "./ranking/create-index.js";
 export type { IndexEntry, IndexOptions, IndexRanking, LoadIndexOptions, QueryMatcher, SearchIndex, SearchOptions, TextMatch } from "./ranking/create-index.js";
-export { tokenize } from "./ranking/rule.js";
+export { tokenize } from "./ranking/rule/definition.js";
 export type { Stemmers } from "./ranking/analysis/analyze.js";
 export type { LanguageDetector } from "./ranking/analysis/language.js";
 

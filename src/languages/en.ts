@@ -6,7 +6,7 @@ import { wordSet, words, type LanguageRules } from "./types.js";
 
 /**
  * The original's English function words (version 0.9.0). The rule ranking drops them, with the
- * Portuguese ones of ./pt.ts (`ORIGINAL_RULE_STOPWORDS` in src/ranking/rule.ts), and must keep
+ * Portuguese ones of ./pt.ts (`ORIGINAL_RULE_STOPWORDS` in src/ranking/rule/definition.ts), and must keep
  * dropping exactly these: its scores are a published contract.
  */
 export const ORIGINAL_STOPWORDS: readonly string[] = words("the of in and for by");

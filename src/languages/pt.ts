@@ -7,7 +7,7 @@ import { wordSet, words, type LanguageRules } from "./types.js";
 /**
  * The original's Portuguese function words (version 0.9.0): articles, prepositions and their
  * contractions, "que" and "ou". The rule ranking drops them, with the English ones of ./en.ts
- * (`ORIGINAL_RULE_STOPWORDS` in src/ranking/rule.ts), and must keep dropping exactly these: its
+ * (`ORIGINAL_RULE_STOPWORDS` in src/ranking/rule/definition.ts), and must keep dropping exactly these: its
  * scores are a published contract. The vocabulary keeps the same words out of a query's AND, and
  * BM25 drops them and more.
  */

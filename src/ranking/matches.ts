@@ -1,12 +1,12 @@
 /**
  * The words of a text with their places in it, as each ranking reads them: where a query's terms
  * occur in a result's text (`QueryMatcher.findMatches`), for a snippet that shows the words that
- * ranked. The rankings themselves read texts without places (./rule.ts, ./analysis/); these
+ * ranked. The rankings themselves read texts without places (./rule/definition.ts, ./analysis/); these
  * walks give the same words, each with the span of the text it came from.
  */
 import { foldText } from "./analysis/fold.js";
 import { forEachWord, SPACELESS_CHAR, type Segmentation } from "./analysis/tokenize.js";
-import { forEachTokenOfNormalized } from "./rule.js";
+import { forEachTokenOfNormalized } from "./rule/definition.js";
 
 /** The most matches `QueryMatcher.findMatches` returns: enough for any snippet. */
 export const MAX_MATCHES = 20_000;

@@ -11,7 +11,7 @@
  *
  * This module writes and checks postings, and reads them one at a time for compaction
  * ({@link PostingReader}). The scoring loops decode the same format inline, for speed: `addRun`
- * and `holdsRun` in ./bm25/view.ts and the rule's run reader in ./create-index.ts. A change to the
+ * and `holdsRun` in ./bm25/view.ts and the rule's run reader in ./rule/core.ts. A change to the
  * format here must change them too; the differential and oracle tests compare them with a fresh
  * build.
  */

@@ -17,7 +17,7 @@ import { McpSearchError } from "../errors.js";
 import { normalizeText } from "../ranking/normalize.js";
 import { LOCALES, localeTexts, type Locale } from "../locales/index.js";
 import { checkLimit } from "../contract/limit.js";
-import { tokenize } from "../ranking/rule.js";
+import { tokenize } from "../ranking/rule/definition.js";
 import { createIndex, type IndexEntry, type IndexOptions, type SearchIndex, type SearchOptions } from "../ranking/create-index.js";
 
 /**

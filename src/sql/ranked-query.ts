@@ -13,7 +13,7 @@
 import { checkLimit } from "../contract/limit.js";
 import { McpSearchError } from "../errors.js";
 import { normalizeText } from "../ranking/normalize.js";
-import { COVERED_TOKEN_BONUS, halfPoints, MIN_PHRASE_LENGTH, MIN_PREFIX_LENGTH, PHRASE_BONUS, RULE_FIELDS, tokenize } from "../ranking/rule.js";
+import { COVERED_TOKEN_BONUS, halfPoints, MIN_PHRASE_LENGTH, MIN_PREFIX_LENGTH, PHRASE_BONUS, RULE_FIELDS, tokenize } from "../ranking/rule/definition.js";
 import { QUALIFIED, dialectFor, type Dialect, type DialectName } from "./dialects.js";
 import { LEXEME_LENGTH, phraseText } from "./row.js";
 import { FIELD_COUNT, type TermSearch } from "./terms.js";

@@ -22,7 +22,7 @@ import { McpSearchError } from "../errors.js";
 import { dialectFor, type DialectName } from "./dialects.js";
 import { everyRow, readQuery, renderRanking, type RankedQueryOptions, type ReadQuery } from "./ranked-query.js";
 import { LEXEME_LENGTH } from "./row.js";
-import { FIELD, MIN_PREFIX_LENGTH } from "../ranking/rule.js";
+import { FIELD, MIN_PREFIX_LENGTH } from "../ranking/rule/definition.js";
 import { FIELD_COUNT, single, type TermSearch } from "./terms.js";
 import { planTopK, type PairCount } from "./top-k.js";
 

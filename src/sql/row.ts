@@ -6,7 +6,7 @@
  */
 import { checkEntry } from "../ranking/entries.js";
 import { normalizeText, type IndexEntry } from "../ranking/create-index.js";
-import { fieldTexts, RULE_FIELDS, tokenize, type RuleField } from "../ranking/rule.js";
+import { fieldTexts, RULE_FIELDS, tokenize, type RuleField } from "../ranking/rule/definition.js";
 import type { Vocabulary } from "../vocabulary/vocabulary.js";
 
 /**

@@ -1,9 +1,9 @@
 /**
  * Searches over the candidates' index, before a dialect writes them: a token in one field,
  * exactly or as a prefix, and the AND/OR forms the ranked statements ask for. The index holds
- * `RankedRow.lexemes`, each token tagged with its field's letter (`RULE_FIELDS`, src/ranking/rule.ts).
+ * `RankedRow.lexemes`, each token tagged with its field's letter (`RULE_FIELDS`, src/ranking/rule/definition.ts).
  */
-import { RULE_FIELDS } from "../ranking/rule.js";
+import { RULE_FIELDS } from "../ranking/rule/definition.js";
 
 /** How many fields a row has: a term's `field` is a place in `RULE_FIELDS`. */
 export const FIELD_COUNT = RULE_FIELDS.length;

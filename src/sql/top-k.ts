@@ -12,7 +12,7 @@
  * reach a score τ without a rare pair are those at or above one of the minimal vectors whose
  * ceiling reaches τ: an OR of ANDs of index terms.
  */
-import { FIELD, MIN_PREFIX_LENGTH, ORIGINAL_RULE_STOPWORDS } from "../ranking/rule.js";
+import { FIELD, MIN_PREFIX_LENGTH, ORIGINAL_RULE_STOPWORDS } from "../ranking/rule/definition.js";
 import { COVERED, FIELDS, PHRASE } from "./ranked-query.js";
 import type { IndexTerm, TermSearch } from "./terms.js";
 

@@ -1,7 +1,7 @@
 import { stemmer as en } from "@orama/stemmers/english";
 import { describe, expect, it } from "vitest";
 import { createIndex, LANGUAGES, LOCALE_LANGUAGES, LOCALES, type IndexEntry, type Stemmers } from "../../src/index.js";
-import { FIELD, ORIGINAL_RULE_STOPWORDS, RULE_FIELDS } from "../../src/ranking/rule.js";
+import { FIELD, ORIGINAL_RULE_STOPWORDS, RULE_FIELDS } from "../../src/ranking/rule/definition.js";
 
 const STEMMERS: Stemmers = { name: "snowball-en", en };
 const FAR = `${"Filler words about nothing much. ".repeat(60)}Every morning she runs along the river. ${"More filler here. ".repeat(20)}`;
@@ -77,7 +77,7 @@ describe("SearchIndex.searchWithMatcher", () => {
   });
 });
 
-describe("the rule's one definition (src/ranking/rule.ts)", () => {
+describe("the rule's one definition (src/ranking/rule/definition.ts)", () => {
   it("drops exactly the original's stopwords (0.9.0), whatever the language modules add", () => {
     expect([...ORIGINAL_RULE_STOPWORDS]).toStrictEqual(
       "a o as os um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou the of in and for by".split(" "),

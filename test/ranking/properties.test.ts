@@ -13,7 +13,7 @@ const WORDS = ["população", "POPULACAO", "soja", "Soja", "milho", "renda", "re
 const wordText = fc.array(fc.constantFrom(...WORDS), { maxLength: 6 }).map((words) => words.join(" "));
 const someText = fc.oneof(anyString, wordText);
 
-/** The stopwords tokenize drops (src/ranking/create-index.ts). */
+/** The stopwords tokenize drops (src/ranking/rule/definition.ts). */
 const STOPWORDS = new Set(
   "a o as os um uma uns umas de da do das dos e em no na nos nas ao aos por para com sem que ou the of in and for by".split(" "),
 );

@@ -1,12 +1,12 @@
 /**
  * The rule ranking's one definition (README "How ranking works"): its fields with their SQL
  * columns, lexeme tags and weights, its bonuses, its stopwords and its tokenizer. The in-memory
- * index (./create-index.ts) and the SQL ranking (src/sql/) both read them from here; neither
+ * index (./core.ts) and the SQL ranking (src/sql/) both read them from here; neither
  * restates a number, a list or the order of the fields.
  */
-import { ORIGINAL_STOPWORDS as ENGLISH } from "../languages/en.js";
-import { ORIGINAL_STOPWORDS as PORTUGUESE } from "../languages/pt.js";
-import { normalizeText } from "./normalize.js";
+import { ORIGINAL_STOPWORDS as ENGLISH } from "../../languages/en.js";
+import { ORIGINAL_STOPWORDS as PORTUGUESE } from "../../languages/pt.js";
+import { normalizeText } from "../normalize.js";
 
 /**
  * The rule's fields, in their fixed order (a posting's field bit is `1 << place`): the name of
