@@ -46,7 +46,7 @@ function oracleScores(entries: readonly IndexEntry[], query: string, parameters:
   const exact = collectionScores(analysed.map((entry) => entry.exact), asWritten.map((forms) => ({ forms, prefixes: false })), parameters).scores;
   return whole.map((score, e) => {
     const best = Math.max(0, ...passages.filter((_, p) => owner[p] === e));
-    const coordination = parameters.coordination > 0 && groups.length > 1 ? (matched[e]! / groups.length) ** (parameters.coordination / (groups.length - 1)) : 1;
+    const coordination = parameters.coordination > 0 && groups.length > 1 ? (matched[e]! / groups.length) ** (parameters.coordination / (groups.length - 1) ** parameters.coordinationDecay) : 1;
     return (score + leadWeight * leads[e]! + passageWeight * best + exactWeight * exact[e]!) * coordination;
   });
 }
@@ -112,6 +112,7 @@ const parameters = fc.record({
   b: fc.tuple(fc.constantFrom(0, 0.5), fc.constantFrom(0, 0.5, 1), fc.constantFrom(0.5), fc.constantFrom(0.3, 0.75, 1)),
   prefix: fc.constantFrom(0, 0.3, 1),
   coordination: fc.constantFrom(0, 1, 2),
+  coordinationDecay: fc.constantFrom(1, 2),
   analysis: fc.record({ language: fc.oneof(fc.constant<"auto">("auto"), language), fallback: language, fold: fc.boolean(), segmentation: fc.constantFrom<"bigrams" | "words" | "both">("bigrams", "words", "both") }),
   lead: fc.constantFrom(0, 2, 5, 50),
   leadWeight: fc.constantFrom(0, 1),

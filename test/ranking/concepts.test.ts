@@ -60,15 +60,17 @@ describe("concept coverage in BM25", () => {
     expect(none).toBe(0);
   });
 
-  it("weighs a missing concept less as the query grows: the exponent is κ at two concepts, κ / 5 at six", () => {
+  it("weighs a missing concept less as the query grows: the exponent is κ at two concepts, κ / 4 at three, κ / 25 at six", () => {
     const parameters = { ...BM25_DEFAULTS, leadWeight: 0, passageWeight: 0 };
     const text = "alpha beta gamma delta epsilon";
     const withCoordination = createBm25Ranking([entry("a", text), entry("b", "zeta")], parameters);
     const without = createBm25Ranking([entry("a", text), entry("b", "zeta")], { ...parameters, coordination: 0 });
     const ratio = (query: string) => withCoordination.scores(query)[0]! / without.scores(query)[0]!;
-    // κ = 0.5 over n − 1: (1/2)^0.5 with one of two words, (5/6)^0.1 with five of six.
+    // κ = 0.5 over (n − 1)²: (1/2)^0.5 with one of two words, (2/3)^0.125 with two of three,
+    // (5/6)^0.02 with five of six.
     expect(ratio("alpha omega")).toBeCloseTo(Math.SQRT1_2, 12);
-    expect(ratio("alpha beta gamma delta epsilon omega")).toBeCloseTo((5 / 6) ** 0.1, 12);
+    expect(ratio("alpha beta omega")).toBeCloseTo((2 / 3) ** 0.125, 12);
+    expect(ratio("alpha beta gamma delta epsilon omega")).toBeCloseTo((5 / 6) ** 0.02, 12);
     expect(ratio("alpha beta gamma delta epsilon")).toBe(1);
   });
 });

@@ -39,7 +39,7 @@
  * ```text
  * final(d) = (score_whole(d) + γ × score_lead(lead(d)) + α × max over passages p of d of score_passages(p)
  *             + λ × score_exact(d))
- *            × (m(d) / n)^(κ / (n − 1))
+ *            × (m(d) / n)^(κ / (n − 1)^δ)
  * ```
  *
  * `score_exact` reads d's words as written (folded, stopwords dropped, neither plural-folded nor
@@ -60,7 +60,8 @@
  * was measured on the relevance bench). Its exponent falls as the query grows: a query of two
  * concepts names both on purpose, while one word missing from a sentence-long query says little
  * of the document (κ / (n − 1) scored at least κ on every development corpus of the bench, and up
- * to 0.022 MRR@10 more on its test corpora). Entries with final score 0 are not results; ties
+ * to 0.022 MRR@10 more on its test corpora; κ / (n − 1)², δ = 2, scored as well on titles and
+ * better on sentences: {@link BM25_DEFAULTS}). Entries with final score 0 are not results; ties
  * keep collection order.
  *
  * Everything a search reads from the collection is kept as counts (postings per field, field
@@ -403,9 +404,9 @@ class Bm25Core implements RankingCore {
         view.score[u] = 0;
       }
     }
-    const { coordination } = parameters;
+    const { coordination, coordinationDecay } = parameters;
     const n = groups.length;
-    const exponent = n > 1 ? coordination / (n - 1) : 0;
+    const exponent = n > 1 ? coordination / (n - 1) ** coordinationDecay : 0;
     const matched = this.whole.matched;
     for (let i = 0; i < count; i++) {
       const e = touched[i]!;
