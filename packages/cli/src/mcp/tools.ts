@@ -20,6 +20,7 @@ import { mountedFileId } from "../folder/mounts.js";
 import { markdownToText } from "../formats/markdown.js";
 import { formatLabels, readsAsMarkdown, SUPPORTED_EXTENSIONS } from "../formats/registry.js";
 import { hitPage, normalisedPages, pageOfMatches, pageUrl } from "../formats/pages.js";
+import { outsideContentsLines } from "./contents-lines.js";
 import { makeSnippet, makeSnippetAt, prepareSnippetSource, type SnippetSource } from "./snippet.js";
 import { folderTexts, type FolderTexts } from "./texts.js";
 
@@ -135,8 +136,9 @@ export function registerFolderTools(server: McpServer, options: FolderToolsOptio
       // the text (a vocabulary translation, indexed as a keyword), on the vocabulary's patterns,
       // in the text normalised (only then: normalising a long text costs as much as the search).
       // A hit in a paged document (PDF) is cited at its page, the one that holds the most of them.
+      // A section's entry in a table of contents names another page: it counts only when alone.
       const text = snippetTextOf(loaded);
-      const hits = matcher.findMatches(text, id);
+      const hits = outsideContentsLines(matcher.findMatches(text, id), text);
       if (loaded?.pageStarts !== undefined) {
         const page = hits.length > 0 && text === loaded.text ? pageOfMatches(hits, loaded.pageStarts) : hitPage(pagesFor(loaded, loaded.pageStarts), terms);
         result.url = pageUrl(result.url, page);

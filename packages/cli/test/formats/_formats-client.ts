@@ -14,6 +14,7 @@ export const FIXTURES = fileURLToPath(new URL("../fixtures/formats", import.meta
 export interface Found {
   results: { id: string; title: string; url: string }[];
   summary: { documents: number; matches: number; unreadable: number; message: string };
+  snippets: { id: string; snippet: string }[];
 }
 
 export async function search(query: string, on: Client): Promise<Found> {

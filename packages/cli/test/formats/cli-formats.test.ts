@@ -87,6 +87,28 @@ describe("mcp-search serve: formats", () => {
     expect(first?.url.includes("#page=")).toBe(false);
   });
 
+  it("cites a section's own page, not its entry in the table of contents in front of it", async () => {
+    // contents.pdf: page 1 is the contents ("1 Recording changes in the package . . . 1"), pages
+    // 2 to 5 the sections. Each title is on two pages, whole: the contents' first page would win.
+    const sections = [
+      ["Recording changes in the package", 2, "Describe"],
+      ["Testing the package", 3, "Before"],
+      ["Picking a distribution", 5, "Each"],
+    ] as const;
+    for (const [title, page, next] of sections) {
+      const found = await search(title);
+      const hit = found.results.find((result) => result.id === "doc:contents.pdf");
+      expect(hit?.url.endsWith(`#page=${page}`)).toBe(true);
+      // The snippet shows the section, not the contents' line ("Testing the package . . . 2").
+      const snippet = found.snippets.find((entry) => entry.id === "doc:contents.pdf")?.snippet ?? "";
+      expect(snippet).toContain(`${title} ${next}`);
+      expect(snippet).not.toContain(`${title} . .`);
+    }
+    // Words only the contents page holds still cite it, the snippet there.
+    const found = await search("table of contents");
+    expect(found.results.find((result) => result.id === "doc:contents.pdf")?.url.includes("#page=")).toBe(false);
+  });
+
   it("offers a PDF as a resource with the fetch text, page markers included", async () => {
     const listed = await client.listResources();
     const pdf = listed.resources.find((resource) => resource.uri === "mcp-search://doc/ls.pdf");
@@ -108,8 +130,8 @@ describe("mcp-search serve: formats", () => {
     const found = await search("coffee");
     expect(found.summary.unreadable).toBe(5);
     expect(found.summary.message).toContain("5 files could not be read (or only in part); the server's log names them and why.");
-    // docx, odt, epub, pdf, adoc, org, and the fixtures' README.
-    expect(found.summary.documents).toBe(7);
+    // docx, odt, epub, two pdfs, adoc, org, and the fixtures' README.
+    expect(found.summary.documents).toBe(8);
   });
 });
 

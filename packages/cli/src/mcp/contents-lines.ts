@@ -1,0 +1,81 @@
+/**
+ * The lines of a table of contents: an entry, its leader dots, and the page it names
+ * ("2.1 Grinding the beans . . . . . . 12", as a PDF's text gives them). A query that names a
+ * section matches its entry in the contents as well as the section itself; the entry points at
+ * another page, so the search leaves such matches out when it places a result's snippet and
+ * chooses the page it cites, unless they are the only ones.
+ */
+import type { TextMatch } from "@sbissoli/mcp-search";
+
+/** The fewest leader dots that make a contents line (an ellipsis "…" counts three). */
+const MIN_LEADER_DOTS = 3;
+/** The longest page number a contents line ends with: 5 digits, or 8 roman numerals ("xxxviii"). */
+const MAX_DIGITS = 5;
+const MAX_ROMAN = 8;
+
+/**
+ * `matches` without those on a contents line of `text`; `matches` itself when every one is on
+ * such a line (a document that names the query in its contents only still shows it there).
+ *
+ * @example
+ * const text = "1 Grinding . . . . 3\n\nGrinding\n\nGrind just before brewing.";
+ * outsideContentsLines([{ start: 2, end: 10, term: 0 }, { start: 22, end: 30, term: 0 }], text); // => [{ start: 22, end: 30, term: 0 }]
+ */
+export function outsideContentsLines(matches: readonly TextMatch[], text: string): readonly TextMatch[] {
+  const kept: TextMatch[] = [];
+  let lineEnd = -1;
+  let contents = false;
+  for (const match of matches) {
+    if (match.start > lineEnd) {
+      // The matches come in order, so each line is looked at once.
+      const from = text.lastIndexOf("\n", match.start - 1) + 1;
+      const to = text.indexOf("\n", match.start);
+      lineEnd = to < 0 ? text.length : to;
+      contents = isContentsLine(text, from, lineEnd);
+    }
+    if (!contents) kept.push(match);
+  }
+  return kept.length > 0 ? kept : matches;
+}
+
+/**
+ * True when `text[from…to)` ends with leader dots and a page number (arabic or roman), after
+ * some words. Read from its end, each character at most once: a line of a million dots costs
+ * one pass, where a regular expression tried from each position would cost its square.
+ *
+ * @example
+ * isContentsLine("Grinding the beans . . . . 12", 0, 29); // => true
+ * isContentsLine("It costs 12", 0, 11);                   // => false
+ */
+export function isContentsLine(text: string, from: number, to: number): boolean {
+  let at = skipBlanks(text, from, to);
+  const number = at;
+  while (at > from && number - at < MAX_DIGITS && isDigit(text.charCodeAt(at - 1))) at -= 1;
+  if (at === number) while (at > from && number - at < MAX_ROMAN && isRoman(text.charCodeAt(at - 1))) at -= 1;
+  if (at === number || (at > from && isWordChar(text.charCodeAt(at - 1)))) return false;
+  let dots = 0;
+  for (at = skipBlanks(text, from, at); at > from; at -= 1) {
+    const code = text.charCodeAt(at - 1);
+    if (code === 0x2e) dots += 1;
+    else if (code === 0x2026) dots += 3;
+    else if (code !== 0x20 && code !== 0x09) break;
+  }
+  return dots >= MIN_LEADER_DOTS && skipBlanks(text, from, at) > from;
+}
+
+/** The position before the blanks (spaces, tabs, a carriage return) that end `text[from…to)`. */
+function skipBlanks(text: string, from: number, to: number): number {
+  let at = to;
+  while (at > from) {
+    const code = text.charCodeAt(at - 1);
+    if (code !== 0x20 && code !== 0x09 && code !== 0x0d) break;
+    at -= 1;
+  }
+  return at;
+}
+
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
+/** i, v, x, l, c, d, m, either case. */
+const isRoman = (code: number) => "ivxlcdmIVXLCDM".includes(String.fromCharCode(code));
+/** A letter or digit glued to the page number ("v12", "page12"): not a contents line's number. */
+const isWordChar = (code: number) => isDigit(code) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
