@@ -20,6 +20,8 @@ const REFERENCE_DEFINITION = /^ {0,3}\[[^[\]]+\]:[ \t]/;
 const TABLE_SEPARATOR = /^[\s|:-]+$/;
 const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
 const LINE_MARKS = /^ {0,3}(?:#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+)/;
+/** A list item that is one link to a heading of the same page: an entry of a table of contents. */
+const CONTENTS_ENTRY = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[^[\]\n]*\]\(#[^()\s]*\)[ \t]*$/;
 
 
 /** True for a letter or a digit, in any script. */
@@ -86,15 +88,20 @@ export function stripInlineMarkdown(line: string, onImage?: (alt: string) => voi
 }
 
 /**
- * Markdown (or Markdown converted from HTML) as the plain text a snippet shows: no badge, image,
- * link target, HTML tag or comment, heading or quote mark, list bullet, table pipe or separator
- * row, code fence or reference definition. Code inside fences stays, as text. Line breaks are kept.
+ * Markdown (or Markdown converted from HTML) as plain text: no badge, image, link target, HTML
+ * tag or comment, heading or quote mark, list bullet, table pipe or separator row, code fence or
+ * reference definition. Code inside fences stays, as text. Line breaks are kept. With
+ * `contents: false` (what a snippet shows), the entries of a table of contents are left out too:
+ * a list item that is only a link to a heading of the same page names a section that the text
+ * holds further on, and a snippet belongs there.
  *
  * @example
  * markdownToText("# Café [![CI](https://x/ci.svg)](https://x)\n\n| a | b |\n| --- | --- |\n| 1 | 2 |");
  * // => "Café\n\na b\n1 2"
+ * markdownToText("- [Grinding](#grinding)\n\n## Grinding\n\nJust before brewing.", { contents: false });
+ * // => "Grinding\n\nJust before brewing."
  */
-export function markdownToText(markdown: string): string {
+export function markdownToText(markdown: string, { contents = true }: { readonly contents?: boolean } = {}): string {
   const lines: string[] = [];
   let fence = false;
   for (const raw of withoutComments(markdown).split("\n")) {
@@ -107,6 +114,7 @@ export function markdownToText(markdown: string): string {
       continue;
     }
     if (REFERENCE_DEFINITION.test(raw) || SETEXT_UNDERLINE.test(raw) || (raw.includes("-") && TABLE_SEPARATOR.test(raw))) continue;
+    if (!contents && raw.includes("](#") && CONTENTS_ENTRY.test(raw)) continue;
     let line = stripInlineMarkdown(raw.replace(LINE_MARKS, "").replaceAll("\\|", PIPE));
     if (line.includes("|")) line = line.replaceAll("|", " ");
     line = line.replaceAll(PIPE, "|");

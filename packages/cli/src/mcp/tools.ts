@@ -364,8 +364,9 @@ const EMPTY_SOURCE: SnippetSource = { text: "", normalised: "", origin: undefine
 /**
  * A document's text as a snippet shows it: plain text for Markdown and HTML (see
  * ../formats/markdown.ts), kept while the document is current. Snippets show text, not markup:
- * badges, link targets, tags and table pipes are gone. Other formats are shown as written (a
- * JSON "_id" or a YAML "- item" is content there).
+ * badges, link targets, tags and table pipes are gone, and so are the entries of a table of
+ * contents (a snippet belongs in the section, not in the link to it). Other formats are shown as
+ * written (a JSON "_id" or a YAML "- item" is content there).
  *
  * @example
  * snippetTextOf({ ...doc, format: "markdown", text: "# Café\n\n**Forte**" }); // => "Café\n\nForte"
@@ -374,7 +375,7 @@ function snippetTextOf(doc: LoadedDocument | undefined): string {
   if (doc === undefined) return "";
   let text = textCache.get(doc);
   if (text === undefined) {
-    text = readsAsMarkdown(doc.format) ? markdownToText(doc.text) : doc.text;
+    text = readsAsMarkdown(doc.format) ? markdownToText(doc.text, { contents: false }) : doc.text;
     textCache.set(doc, text);
   }
   return text;

@@ -232,6 +232,12 @@ describe("snippet text", () => {
     expect(markdownToText(CHALK_README)).toBe("Terminal string styling done right\n\nHighlights\n\nExpressive API\nHighly performant");
     expect(markdownToText("| a | b\\|c |\n| --- | :-: |\n| 1 | 2 |\n\n<!-- hidden -->See [ref][r].\n\n[r]: https://x.org")).toBe("a b|c\n1 2\n\nSee ref.");
   });
+
+  it("leaves a table of contents out when asked (what a snippet shows), and keeps it for the index", () => {
+    const readme = "# Kit\n\n- [Install](#install)\n  * [Keyboard shortcuts](#keyboard-shortcuts)\n1. [Usage](#usage) \n- [Guide](https://x.org/#usage)\n- [Usage](#usage) and more\n\n## Keyboard shortcuts\n\nTab moves the focus.";
+    expect(markdownToText(readme, { contents: false })).toBe("Kit\n\nGuide\nUsage and more\n\nKeyboard shortcuts\n\nTab moves the focus.");
+    expect(markdownToText(readme)).toBe("Kit\n\nInstall\nKeyboard shortcuts\nUsage\nGuide\nUsage and more\n\nKeyboard shortcuts\n\nTab moves the focus.");
+  });
 });
 
 let workspace: string;
@@ -290,6 +296,15 @@ describe("the folder server on prose", () => {
     });
     const found = (await search("water temperature")).structuredContent?.["results"] as { id: string }[];
     expect(found.map(({ id }) => id)).toStrictEqual(["doc:tea.md", "doc:coffee.md"]);
+  });
+
+  it("shows a section in the snippet, not its entry in the README's table of contents", async () => {
+    const { search } = await serveFiles({
+      "README.md": "# widget-kit\n\nWidgets for terminal applications.\n\n## Contents\n\n- [Installation](#installation)\n- [Keyboard shortcuts](#keyboard-shortcuts)\n\n## Installation\n\nRun npm install widget-kit in your project. It needs Node 20 or later, and a terminal that speaks ANSI colours.\n\n## Keyboard shortcuts\n\nTab moves the focus; Escape closes the open dialog.",
+    });
+    const [found] = (await search("keyboard shortcuts")).structuredContent?.["snippets"] as { snippet: string }[];
+    expect(found?.snippet).toContain("Keyboard shortcuts Tab moves the focus");
+    expect(found?.snippet).not.toContain("Installation Keyboard shortcuts");
   });
 
   it("shows JSON and YAML snippets as written: their marks are content", async () => {
