@@ -181,6 +181,14 @@ interface EntrySettings {
 }
 
 /**
+ * The version of {@link documentEntry}'s reading: bumped when a file gives another title,
+ * keywords or text than before (2: Markdown's YAML front matter names the title and keywords, and
+ * is no longer text). The folder's `--cache` fingerprint holds it, so a snapshot of entries read
+ * the old way is not trusted for the files it did not read again.
+ */
+export const READER_VERSION = 2;
+
+/**
  * The index entry of one file's decoded text, and its format: what the folder indexes for it,
  * and what a fresh `createIndex` over the same files must be given to rank as the folder does
  * (the differential test of packages/cli/test/extra/ builds one that way).

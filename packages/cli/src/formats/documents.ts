@@ -59,8 +59,8 @@ interface ExtractOptions {
 
 /**
  * The title and text of a document, read by its format (./registry.ts). The title is clean text,
- * at most `MAX_TITLE_CHARS` characters (./titles.ts): for Markdown, reStructuredText and plain
- * text, the first heading that is not generic; for an HTML page, the first `<h1>` of its content,
+ * at most `MAX_TITLE_CHARS` characters (./titles.ts): for Markdown, its YAML front matter's
+ * `title`; for Markdown, reStructuredText and plain text, the first heading that is not generic; for an HTML page, the first `<h1>` of its content,
  * else its first `<h1>`, else its `<title>`, else its first heading; for AsciiDoc and Org, the
  * title they mark; else, for any format, the file name.
  *

@@ -3,6 +3,7 @@
  * step is a plain scan or a regular expression with bounded backtracking, so the whole text is
  * read in linear time.
  */
+import { splitFrontMatter } from "./front-matter.js";
 import { decodeEntities } from "./html-text.js";
 
 const HTML_TAG = /<\/?[a-zA-Z][^<>]*>/g;
@@ -88,9 +89,9 @@ export function stripInlineMarkdown(line: string, onImage?: (alt: string) => voi
 }
 
 /**
- * Markdown (or Markdown converted from HTML) as plain text: no badge, image, link target, HTML
- * tag or comment, heading or quote mark, list bullet, table pipe or separator row, code fence or
- * reference definition. Code inside fences stays, as text. Line breaks are kept. With
+ * Markdown (or Markdown converted from HTML) as plain text: no YAML front matter
+ * (./front-matter.ts), badge, image, link target, HTML tag or comment, heading or quote mark, list
+ * bullet, table pipe or separator row, code fence or reference definition. Code inside fences stays, as text. Line breaks are kept. With
  * `contents: false` (what a snippet shows), the entries of a table of contents are left out too:
  * a list item that is only a link to a heading of the same page names a section that the text
  * holds further on, and a snippet belongs there.
@@ -104,7 +105,9 @@ export function stripInlineMarkdown(line: string, onImage?: (alt: string) => voi
 export function markdownToText(markdown: string, { contents = true }: { readonly contents?: boolean } = {}): string {
   const lines: string[] = [];
   let fence = false;
-  for (const raw of withoutComments(markdown).split("\n")) {
+  const front = markdown.startsWith("---") ? splitFrontMatter(markdown) : undefined;
+  const body = front === undefined ? markdown : markdown.slice(front.bodyStart);
+  for (const raw of withoutComments(body).split("\n")) {
     if (FENCE.test(raw)) {
       fence = !fence;
       continue;

@@ -13,7 +13,8 @@
 import { extname } from "node:path";
 import { readAsciiDoc } from "./asciidoc.js";
 import { readOrg } from "./org.js";
-import { cleanHeading, firstHeading, htmlDocument } from "./titles.js";
+import { splitFrontMatter } from "./front-matter.js";
+import { cleanHeading, firstHeading, htmlDocument, sectionHeadings } from "./titles.js";
 import { FormatError, loadParser, type FormatLimits, type FormatOutput, type ReadFormat } from "./types.js";
 
 /**
@@ -74,13 +75,28 @@ type DocumentFormat =
   | (FormatBase & { readonly binary: false; readonly read: ReadText })
   | (FormatBase & { readonly name: BinaryFormat; readonly binary: true; readonly read: ReadFormat });
 
-/** Markdown, plain text and reStructuredText: the text as written, titled by its first real heading. */
+/** Plain text and reStructuredText (and Markdown without front matter): the text as written, titled by its first real heading. */
 const headed =
   (rst: boolean): ReadText =>
   (source) => {
     const text = source.trim();
     return { title: firstHeading(text, rst), text };
   };
+
+/**
+ * Markdown: as {@link headed}, unless it opens with YAML front matter (./front-matter.ts): then
+ * the front matter's title comes first, and its labels and summary join the section headings as
+ * what the page is about.
+ */
+const markdown: ReadText = (source) => {
+  const text = source.trim();
+  const front = splitFrontMatter(text);
+  if (front === undefined) return { title: firstHeading(text), text };
+  const { title, summary, labels } = front.named;
+  const clean = title === undefined ? "" : cleanHeading(title);
+  const about = [...labels, ...(summary === undefined ? [] : [summary])].map(cleanHeading).filter((label) => label !== "");
+  return { title: clean === "" ? firstHeading(text) : clean, text, headings: [...about, ...sectionHeadings(text)] };
+};
 
 /** AsciiDoc and Org: the text as written, with the title and headings the format marks. */
 const marked =
@@ -108,7 +124,7 @@ const readableJson: ReadText = (source) => {
 
 // A reader module that fails to load is the installation's failure, not the file's (loadParser).
 const FORMATS: readonly DocumentFormat[] = [
-  { name: "markdown", label: "Markdown", extensions: [".md", ".markdown"], markdown: true, binary: false, read: headed(false) },
+  { name: "markdown", label: "Markdown", extensions: [".md", ".markdown"], markdown: true, binary: false, read: markdown },
   { name: "text", label: "plain text", extensions: [".txt"], markdown: false, binary: false, read: headed(false) },
   { name: "restructuredtext", label: "reStructuredText", extensions: [".rst"], markdown: false, binary: false, read: headed(true) },
   { name: "asciidoc", label: "AsciiDoc", extensions: [".adoc", ".asciidoc"], markdown: false, binary: false, read: marked(readAsciiDoc) },

@@ -307,6 +307,17 @@ describe("the folder server on prose", () => {
     expect(found?.snippet).not.toContain("Installation Keyboard shortcuts");
   });
 
+  it("titles a note by its YAML front matter, ranks it by that title, and shows no front matter in its snippet", async () => {
+    const { search } = await serveFiles({
+      "plan.md": "---\ntitle: Weekly planning ritual\ntags: [planning, habits]\ndate: 2026-11-02\n---\n\nEvery Sunday evening I review the calendar and pick three priorities.",
+      "links.md": "# Reading list\n\nSee [[Weekly planning ritual]] and the habit tracker.",
+    });
+    const found = await search("weekly planning ritual");
+    expect(found.structuredContent?.["results"]).toMatchObject([{ id: "doc:plan.md", title: "Weekly planning ritual" }, { id: "doc:links.md" }]);
+    const [snippet] = found.structuredContent?.["snippets"] as { snippet: string }[];
+    expect(snippet?.snippet).toBe("Every Sunday evening I review the calendar and pick three priorities.");
+  });
+
   it("shows JSON and YAML snippets as written: their marks are content", async () => {
     const { search } = await serveFiles({ "data.json": '{"_id": "kettle-1", "tags": ["*hot*"]}', "conf.yaml": "# kettle settings\n- kettle: 93" });
     const snippets = async (query: string) => ((await search(query)).structuredContent?.["snippets"] as { snippet: string }[]).map(({ snippet }) => snippet);
