@@ -183,7 +183,7 @@ interface EntrySettings {
 /**
  * The version of {@link documentEntry}'s reading: bumped when a file gives another title,
  * keywords or text than before (2: Markdown's YAML front matter names the title and keywords, and
- * is no longer text). The folder's `--cache` fingerprint holds it, so a snapshot of entries read
+ * is no longer text; a wiki link reads as the text it shows). The folder's `--cache` fingerprint holds it, so a snapshot of entries read
  * the old way is not trusted for the files it did not read again.
  */
 export const READER_VERSION = 2;

@@ -10,6 +10,10 @@ const HTML_TAG = /<\/?[a-zA-Z][^<>]*>/g;
 const IMG_TAG = /<img\b[^<>]*>/gi;
 const IMAGE = /!\[([^[\]]*)\](?:\([^()]*\)|\[[^[\]]*\])/g;
 const LINK = /\[([^[\]]*)\](?:\([^()]*\)|\[[^[\]]*\])/g;
+/** An Obsidian-style embed, `![[picture.png]]`: dropped, as an image is. */
+const WIKI_EMBED = /!\[\[[^[\]\n]*\]\]/g;
+/** A wiki link, `[[Target]]` or `[[Target|shown text]]`: the text a reader sees. */
+const WIKI_LINK = /\[\[([^[\]|\n]*)(?:\|([^[\]\n]*))?\]\]/g;
 const ESCAPE = /\\([!-/:-@[-`{-~])/g;
 /** Marks a backslash-escaped character until emphasis is stripped (a private-use character). */
 const ESCAPED = "\uE001";
@@ -62,13 +66,14 @@ function stripEmphasis(text: string): string {
 }
 
 /**
- * One line of Markdown (or of HTML inside Markdown) as text: images and badges dropped, links
- * keep their text, tags, escapes, code and emphasis marks removed, entities decoded, spaces
- * collapsed.
+ * One line of Markdown (or of HTML inside Markdown) as text: images, badges and embeds dropped,
+ * links (wiki links too) keep the text a reader sees, tags, escapes, code and emphasis marks
+ * removed, entities decoded, spaces collapsed.
  * `onImage` sees each image's alt text (a title made only of a logo uses it).
  *
  * @example
  * stripInlineMarkdown("is-glob [![NPM](https://x/b.svg)](https://x) `fast` <b>glob</b>"); // => "is-glob fast glob"
+ * stripInlineMarkdown("See [[Weekly plan]] and [[Books 2026|my books]] ![[cover.png]]"); // => "See Weekly plan and my books"
  */
 export function stripInlineMarkdown(line: string, onImage?: (alt: string) => void): string {
   if (!/[<[!\\`*_~&]/.test(line)) return line.replace(/[ \t]+/g, " ").trim();
@@ -81,6 +86,8 @@ export function stripInlineMarkdown(line: string, onImage?: (alt: string) => voi
     .replace(IMG_TAG, (tag: string) => image(/\salt\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(tag)?.slice(1).find((value) => value !== undefined)))
     .replace(HTML_TAG, " ")
     .replace(IMAGE, (_, alt: string) => image(alt))
+    .replace(WIKI_EMBED, " ")
+    .replace(WIKI_LINK, (_, target: string, shown: string | undefined) => shown ?? target)
     .replace(LINK, "$1")
     .replaceAll(ESCAPED, "")
     .replace(ESCAPE, `${ESCAPED}$1`)

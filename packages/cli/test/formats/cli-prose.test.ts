@@ -233,6 +233,12 @@ describe("snippet text", () => {
     expect(markdownToText("| a | b\\|c |\n| --- | :-: |\n| 1 | 2 |\n\n<!-- hidden -->See [ref][r].\n\n[r]: https://x.org")).toBe("a b|c\n1 2\n\nSee ref.");
   });
 
+  it("shows a wiki link's text (its alias when it has one) and drops an embed, in a table too", () => {
+    expect(markdownToText("See [[Weekly plan]] and [[Books 2026|my books]] ![[cover.png]]")).toBe("See Weekly plan and my books");
+    expect(markdownToText("| note | link |\n| --- | --- |\n| a | [[Target|shown]] |")).toBe("note link\na shown");
+    expect(markdownToText("[[unclosed and [[a|b]]")).toBe("[[unclosed and b");
+  });
+
   it("leaves a table of contents out when asked (what a snippet shows), and keeps it for the index", () => {
     const readme = "# Kit\n\n- [Install](#install)\n  * [Keyboard shortcuts](#keyboard-shortcuts)\n1. [Usage](#usage) \n- [Guide](https://x.org/#usage)\n- [Usage](#usage) and more\n\n## Keyboard shortcuts\n\nTab moves the focus.";
     expect(markdownToText(readme, { contents: false })).toBe("Kit\n\nGuide\nUsage and more\n\nKeyboard shortcuts\n\nTab moves the focus.");
