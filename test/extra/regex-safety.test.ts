@@ -103,7 +103,16 @@ import(${JSON.stringify(bundle)}).then((cli) => {
     "<!--".repeat(MB / 4),
     "-".repeat(MB) + "x",
     "*_~".repeat(MB / 3) + "a",
+    "[[".repeat(MB / 2),
+    "[[a|".repeat(MB / 4),
+    "![[x".repeat(MB / 4),
   ].map((text) => cli.markdownToText(text).length);
+  out.contents = ["- [a](#" + "b".repeat(MB), "- [" + "[".repeat(MB) + "](#a)", "1. [a](#b" + " ".repeat(MB) + "x"].map((text) => cli.markdownToText(text, { contents: false }).length);
+  out.frontMatter = [
+    "---\\n" + "a: b\\n".repeat(MB / 5),
+    "---\\n" + "title: " + "[".repeat(MB / 2),
+    "---\\n" + "x".repeat(MB) + "\\n---\\n",
+  ].map((text) => cli.extractDocument("a.md", text).title.length);
   parentPort.postMessage(out);
 }, (error) => parentPort.postMessage({ error: String(error) }));
 `;
@@ -156,6 +165,8 @@ describe("regex safety", () => {
         mdGenericLines: 1, // "x", after 17 476 generic headings
         mdEmphasis: 4, // "a.md": the first 600 characters of the heading are all marks
         text: expect.any(Array),
+        contents: expect.any(Array),
+        frontMatter: [4, 4, 4], // "a.md": no block closes within 8 KiB
       });
       expect(Object.values(out).every((value) => typeof value === "number" || Array.isArray(value))).toBe(true);
     } finally {

@@ -29,7 +29,8 @@ describe("splitFrontMatter", () => {
     ["a list", "---\n- a\n- b\n---\n"],
     ["broken YAML", "---\ntitle: [unclosed\n---\n"],
     ["an alias bomb", `---\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: [${Array(12).fill("*a").join(", ")}]\n---\n`],
-    ["a block larger than 64 KiB", `---\ntitle: x\nnote: ${"y".repeat(70_000)}\n---\nBody`],
+    ["a block larger than 8 KiB", `---\ntitle: x\nnote: ${"y".repeat(9_000)}\n---\nBody`],
+    ["lists nested 33 deep", `---\ntitle: x\nnote: ${"[".repeat(33)}${"]".repeat(33)}\n---\n`],
     ["a single line", "---"],
   ])("is undefined for %s", (_, text) => {
     expect(splitFrontMatter(text)).toBeUndefined();
