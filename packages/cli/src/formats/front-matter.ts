@@ -7,7 +7,7 @@
  * {@link MAX_FRONT_MATTER_CHARS}: a block that does not parse, or is larger, names nothing.
  */
 import { createRequire } from "node:module";
-import type { parse as parseYaml } from "yaml";
+import type { parseDocument } from "yaml";
 
 /**
  * The longest front matter block that is parsed, in characters: a page's is a few hundred. The
@@ -68,8 +68,12 @@ function namedBy(block: string): FrontMatter | undefined {
   if (nestsDeeperThan(block, MAX_DEPTH)) return undefined;
   let data: unknown;
   try {
-    // Duplicate keys are allowed (the last one counts): checking them costs the square of their number.
-    data = yaml().parse(block, { maxAliasCount: 10, prettyErrors: false, uniqueKeys: false });
+    // Duplicate keys are allowed (the last one counts): checking them costs the square of their
+    // number. `parseDocument`, not `parse`: it logs nothing (a warning, an unknown tag, would print
+    // the file's words to the server's log), and its errors are read here.
+    const document = yaml().parseDocument(block, { prettyErrors: false, uniqueKeys: false });
+    if (document.errors.length > 0) return undefined;
+    data = document.toJS({ maxAliasCount: 10 });
   } catch {
     return undefined;
   }
@@ -110,10 +114,10 @@ function labelsOf(value: unknown): string[] {
   return items.flatMap((item) => textOf(item) ?? []);
 }
 
-let loaded: { readonly parse: typeof parseYaml } | undefined;
+let loaded: { readonly parseDocument: typeof parseDocument } | undefined;
 
 /** The `yaml` package, loaded on first use. */
-function yaml(): { readonly parse: typeof parseYaml } {
-  loaded ??= createRequire(import.meta.url)("yaml") as { readonly parse: typeof parseYaml };
+function yaml(): { readonly parseDocument: typeof parseDocument } {
+  loaded ??= createRequire(import.meta.url)("yaml") as { readonly parseDocument: typeof parseDocument };
   return loaded;
 }

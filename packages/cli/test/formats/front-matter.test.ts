@@ -22,6 +22,18 @@ describe("splitFrontMatter", () => {
     expect(splitFrontMatter(text)?.named).toStrictEqual({ title: undefined, summary: "The short one", labels: [] });
   });
 
+  it("reads a block with an unknown tag and logs nothing: the file's words stay out of the server's log", () => {
+    const emitted: unknown[] = [];
+    const emitWarning = process.emitWarning;
+    process.emitWarning = ((warning: unknown) => void emitted.push(warning)) as typeof process.emitWarning;
+    try {
+      expect(splitFrontMatter("---\ntitle: !secret Planning\n---\n")?.named.title).toBe("Planning");
+    } finally {
+      process.emitWarning = emitWarning;
+    }
+    expect(emitted).toStrictEqual([]);
+  });
+
   it.each([
     ["no opening line", "# Title\n---\ntitle: x\n---\n"],
     ["a block that never closes", "---\ntitle: x\n\nBody"],
