@@ -63,8 +63,21 @@ export function splitFrontMatter(text: string): { named: FrontMatter; bodyStart:
   return undefined;
 }
 
-/** What a parsed block names; `undefined` when it does not parse as a mapping. */
+/**
+ * The last block parsed, and what it named: the title, the section headings and the plain text
+ * of one file each ask for its front matter in turn, and the parse is the costly part. Only the
+ * block is kept (at most {@link MAX_FRONT_MATTER_CHARS}), not the file's text.
+ */
+let lastParsed: { readonly block: string; readonly named: FrontMatter | undefined } | undefined;
+
+/** What a block names; `undefined` when it does not parse as a mapping. */
 function namedBy(block: string): FrontMatter | undefined {
+  if (lastParsed?.block !== block) lastParsed = { block, named: parseBlock(block) };
+  return lastParsed.named;
+}
+
+/** What a block names, parsed. */
+function parseBlock(block: string): FrontMatter | undefined {
   if (nestsDeeperThan(block, MAX_DEPTH)) return undefined;
   let data: unknown;
   try {

@@ -4,6 +4,7 @@
  * "Sumário"), and a heading as clean text. The formats' readers (./registry.ts) share them.
  */
 import { normalizeText } from "@sbissoli/mcp-search";
+import { splitFrontMatter } from "./front-matter.js";
 import { convertHtml } from "./html.js";
 import { stripHeadingAnchors, trimWith } from "./html-text.js";
 import { stripInlineMarkdown } from "./markdown.js";
@@ -139,11 +140,9 @@ function capTitle(title: string): string {
   return `${(space > MAX_TITLE_CHARS / 2 ? head.slice(0, space) : head).trimEnd()}…`;
 }
 
-/** The index of the first line after a YAML front matter block (`---` … `---`), or 0. */
-function afterFrontMatter(lines: readonly string[]): number {
-  if (lines[0]?.trim() !== "---") return 0;
-  const close = lines.findIndex((line, index) => index > 0 && line.trim() === "---");
-  return close === -1 ? 0 : close + 1;
+/** The lines of `text` after its YAML front matter (./front-matter.ts), which holds no heading. */
+function bodyLines(text: string): string[] {
+  return text.slice(splitFrontMatter(text)?.bodyStart ?? 0).split("\n");
 }
 
 /**
@@ -175,13 +174,13 @@ function codeFenceTracker(): (line: string) => boolean {
  * firstHeading("## Table of contents\n\n# Chalk");           // => "Chalk"
  */
 export function firstHeading(text: string, rst = false): string | undefined {
-  const lines = text.split("\n");
+  const lines = bodyLines(text);
   const inCode = codeFenceTracker();
   const real = (raw: string) => {
     const title = cleanHeading(raw);
     return title === "" || isGenericHeading(title) ? undefined : title;
   };
-  for (let index = afterFrontMatter(lines); index < lines.length; index += 1) {
+  for (let index = 0; index < lines.length; index += 1) {
     const line = (lines[index] ?? "").replace(/\r$/, "");
     if (inCode(line)) continue;
     const atx = ATX.exec(line);
@@ -222,9 +221,9 @@ const MAX_SECTION_HEADINGS = 200;
  */
 export function sectionHeadings(text: string): string[] {
   const headings: string[] = [];
-  const lines = text.split("\n");
+  const lines = bodyLines(text);
   const inCode = codeFenceTracker();
-  for (let index = afterFrontMatter(lines); index < lines.length && headings.length < MAX_SECTION_HEADINGS; index += 1) {
+  for (let index = 0; index < lines.length && headings.length < MAX_SECTION_HEADINGS; index += 1) {
     const line = (lines[index] ?? "").replace(/\r$/, "");
     if (inCode(line)) continue;
     const atx = ATX.exec(line);

@@ -61,5 +61,7 @@ describe("a Markdown file with front matter", () => {
   it("falls back to its first heading when the front matter names no title, and reads a thematic break as one", () => {
     expect(extractDocument("a.md", "---\ntags: [x]\n---\n# Grinding\n\nText.").title).toBe("Grinding");
     expect(markdownToText("---\n\nIntro line\n\n---\n\n# After")).toBe("Intro line\n\nAfter");
+    // A block that is not a mapping is text for the title too, as for the snippets.
+    expect(extractDocument("b.md", "---\n# Shown\n---\n").title).toBe("Shown");
   });
 });
