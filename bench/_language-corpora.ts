@@ -7,14 +7,17 @@
  *
  * - debian-reference-* (the Debian Reference, DocBook HTML) and developers-reference-* (Sphinx
  *   HTML): each section (an h2, h3 or h4 and the text up to the next heading) is one document;
- *   the query is the section's heading without its number, the answer the section.
+ *   the query is the section's heading without its number, the answer the section. Only the
+ *   content is read: not the navigation bars, nor Sphinx's sidebar, whose own headings ("Table of
+ *   Contents") would be sections listing the page's every title.
  * - gimp-help-* (the GIMP manual, DocBook HTML): each page is one document, its title and first
  *   heading cut out; the query is the page's title.
  * - libreoffice-help-* (LibreOffice's help, HTML): each page is one document, its title and first
  *   heading cut out; the query is the page's title.
  * - gnome-user-docs (GNOME Help and the GNOME system administration guide, Mallard XML, every
  *   language under /usr/share/help): each page is one document, its title cut out; the query is
- *   the page's title.
+ *   the page's title. Editors' notes (<comment>, which Yelp does not show and the translations
+ *   do not carry) are left out.
  * - readmes-npm (674 READMEs of npm packages, the archive ../shared/repro/posting-cut-short/
  *   holds, not a Debian package): each section of a README (a Markdown heading and the text up to
  *   the next) is one document, as written; the query is the heading, its Markdown removed.
@@ -180,11 +183,14 @@ interface Item {
   readonly text: string;
 }
 
-/** Sections of HTML pages: a heading matched by `heading` (group 2 its text) and the text up to the next. */
-function sectionsOf(files: readonly string[], heading: RegExp): Item[] {
+/**
+ * Sections of HTML pages: a heading matched by `heading` (group 2 its text) and the text up to the
+ * next, in the part of the page that `body` keeps (the content, without navigation).
+ */
+function sectionsOf(files: readonly string[], heading: RegExp, body: (html: string) => string): Item[] {
   const items: Item[] = [];
   for (const file of files) {
-    const html = readFileSync(file, "utf8");
+    const html = body(readFileSync(file, "utf8"));
     const marks = [...html.matchAll(heading)];
     marks.forEach((mark, i) => {
       const end = marks[i + 1]?.index ?? html.length;
@@ -298,12 +304,21 @@ function itemsOf(kind: Kind, source: string): Item[] {
       return sectionsOf(
         readdirSync(DEBIAN_REFERENCE).filter((f) => f.endsWith(`.${source}.html`) && /^(ch|ap)/.test(f)).sort().map((f) => join(DEBIAN_REFERENCE, f)),
         /<h([234]) class="title"[^>]*>([\s\S]*?)<\/h\1>/g,
+        // The navigation footer names the next chapter.
+        (html) => html.replace(/<div class="navheader">[\s\S]*?<\/div>|<div class="navfooter">[\s\S]*?<\/div>/gi, " "),
       ).map((item) => ({ ...item, key: item.key.replace(`.${source}.html`, "") }));
     case "developers-reference": {
       const root = join(DEVELOPERS_REFERENCE, source === "en" ? "" : source);
       return sectionsOf(
         readdirSync(root).filter((f) => f.endsWith(".html") && !["index.html", "search.html", "genindex.html", "developers-reference.html"].includes(f)).sort().map((f) => join(root, f)),
         /<h([234])>([\s\S]*?)<\/h\1>/g,
+        // Sphinx's navigation bars and sidebar (its "Table of Contents" lists every section title
+        // of the page under an <h3>) are not content: only the main body is read.
+        (html) => {
+          const start = html.indexOf('role="main"');
+          const end = html.indexOf('<div class="sphinxsidebar"');
+          return html.slice(Math.max(0, start), end < 0 ? html.length : end);
+        },
       ).map((item) => ({ ...item, key: relative(root, item.key) }));
     }
     case "gimp-help": {
@@ -327,7 +342,8 @@ function itemsOf(kind: Kind, source: string): Item[] {
     case "gnome-help":
     case "system-admin-guide": {
       const root = join(GNOME, source, kind);
-      const withoutInfo = (xml: string) => xml.replace(/<info>[\s\S]*?<\/info>/g, " ");
+      // Mallard's <comment> is an editor's note that Yelp never shows; the translations carry none.
+      const withoutInfo = (xml: string) => xml.replace(/<info>[\s\S]*?<\/info>|<comment>[\s\S]*?<\/comment>/g, " ");
       return pagesOf(root, listFiles(root, (p) => p.endsWith(".page")),
         (xml) => /<title[^>]*>([\s\S]*?)<\/title>/.exec(withoutInfo(xml))?.[1] ?? "",
         (xml) => withoutInfo(xml).replace(/<title[^>]*>[\s\S]*?<\/title>/, " "));
@@ -335,9 +351,12 @@ function itemsOf(kind: Kind, source: string): Item[] {
   }
 }
 
+/** The version of what `itemsOf` extracts, part of the cache's folder name: raise it when that changes. */
+const EXTRACTION = 2;
+
 /** Writes the documents and queries of one corpus into the cache, once per package version. */
 function build(corpus: CorpusSpec, version: string): { root: string; queries: KnownItemQuery[]; documents: number } {
-  const folder = join(CACHE, `${corpus.name}@${version.replace(/[^\w.+-]/g, "_")}`);
+  const folder = join(CACHE, `${corpus.name}@${version.replace(/[^\w.+-]/g, "_")}-${EXTRACTION}`);
   const root = join(folder, "docs");
   const queriesFile = join(folder, "queries.json");
   if (!existsSync(queriesFile)) {
