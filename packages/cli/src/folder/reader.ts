@@ -11,7 +11,7 @@ import { tokenize, type IndexEntry, type IndexRanking, type Vocabulary } from "@
 import { decodeUtf8, extractDocument, type ExtractedDocument } from "../formats/documents.js";
 import { markdownToText } from "../formats/markdown.js";
 import { binaryFormatOf, readsAsMarkdown, type BinaryFormat } from "../formats/registry.js";
-import { isGenericHeading, sectionHeadings } from "../formats/titles.js";
+import { isGenericHeading } from "../formats/titles.js";
 import { pageMarker, type FormatOutput } from "../formats/types.js";
 import { DEFAULT_MAX_BINARY_BYTES, EXTRACTION_TIME_LIMIT_MS, MAX_UNZIPPED_BYTES, readBinaryFile, type BinaryFile } from "./binary-file.js";
 import { readInside, type InsideRefusal } from "./containment.js";
@@ -206,7 +206,7 @@ export function documentEntry(relative: string, source: string | ExtractedDocume
   // it covers in few words (measured on the relevance bench, docs/performance.md). A generic
   // heading ("Introduction", "Introdução", "Uso") names no subject: it stays an ordinary word of
   // the text, so that it does not put one page first for every query that holds it.
-  const named = extracted.headings ?? (format === "markdown" || format === "html" ? sectionHeadings(text) : []);
+  const named = extracted.headings ?? [];
   const headings = ranking === "bm25" ? named.filter((heading) => !isGenericHeading(heading)) : [];
   const keywords = [...asked, ...headings];
   // Markdown and HTML are indexed as plain text: a link's target or a badge's URL is markup, and

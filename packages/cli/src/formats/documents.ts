@@ -16,8 +16,8 @@ export interface ExtractedDocument {
   readonly text: string;
   readonly format: string;
   /**
-   * The section headings, when the format names them itself (AsciiDoc, Org, and the binary
-   * formats); otherwise the folder reads them from the Markdown text. @default undefined
+   * The section headings, when the format has them (Markdown, HTML, AsciiDoc, Org, and the
+   * binary formats): BM25 reads them as the document's keywords. @default undefined
    */
   readonly headings?: readonly string[] | undefined;
   /** A paged document's (PDF's) pages, each page's text in order: indexed without page markers. @default undefined */

@@ -19,8 +19,8 @@ import { FormatError, loadParser, type FormatLimits, type FormatOutput, type Rea
 
 /**
  * What a text format's reader gives: the document's own title when it has one, its text as
- * shown by fetch, and its section headings when the format names them itself (otherwise the
- * folder reads them from the Markdown text).
+ * shown by fetch, and its section headings when the format has them (Markdown, HTML, AsciiDoc,
+ * Org).
  *
  * @example
  * const read: TextRead = { title: "Brewing", text: "# Brewing\n\nHot water." };
@@ -84,18 +84,24 @@ const headed =
   };
 
 /**
- * Markdown: as {@link headed}, unless it opens with YAML front matter (./front-matter.ts): then
- * the front matter's title comes first, and its labels and summary join the section headings as
- * what the page is about.
+ * Markdown: as {@link headed}, with its section headings ({@link sectionHeadings}); when it opens
+ * with YAML front matter (./front-matter.ts), the front matter's title comes first, and its labels
+ * and summary join the section headings as what the page is about.
  */
 const markdown: ReadText = (source) => {
   const text = source.trim();
   const front = splitFrontMatter(text);
-  if (front === undefined) return { title: firstHeading(text), text };
+  if (front === undefined) return { title: firstHeading(text), text, headings: sectionHeadings(text) };
   const { title, summary, labels } = front.named;
   const clean = title === undefined ? "" : cleanHeading(title);
   const about = [...labels, ...(summary === undefined ? [] : [summary])].map(cleanHeading).filter((label) => label !== "");
   return { title: clean === "" ? firstHeading(text) : clean, text, headings: [...about, ...sectionHeadings(text)] };
+};
+
+/** HTML: the page converted to Markdown (./titles.ts), with the section headings of that Markdown. */
+const html: ReadText = (source, { url }) => {
+  const page = htmlDocument(source, { url });
+  return { ...page, headings: sectionHeadings(page.text) };
 };
 
 /** AsciiDoc and Org: the text as written, with the title and headings the format marks. */
@@ -132,7 +138,7 @@ const FORMATS: readonly DocumentFormat[] = [
   { name: "csv", label: "CSV", extensions: [".csv"], markdown: false, binary: false, read: untitled },
   { name: "json", label: "JSON", extensions: [".json"], markdown: false, binary: false, read: readableJson },
   { name: "yaml", label: "YAML", extensions: [".yaml", ".yml"], markdown: false, binary: false, read: untitled },
-  { name: "html", label: "HTML", extensions: [".html", ".htm"], markdown: true, binary: false, read: (source, { url }) => htmlDocument(source, { url }) },
+  { name: "html", label: "HTML", extensions: [".html", ".htm"], markdown: true, binary: false, read: html },
   {
     name: "pdf", label: "PDF", extensions: [".pdf"], markdown: false, binary: true,
     read: async (bytes, limits, timeLimitMs) => (await loadParser(() => import("./pdf.js"))).readPdf(bytes, limits, timeLimitMs),
