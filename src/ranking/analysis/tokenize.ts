@@ -11,8 +11,8 @@
  * - `"both"`: the words, then the bigrams, indexed together.
  *
  * bench/cjk-segmentation.ts measures the three, and kuromoji, on every Japanese and Chinese corpus
- * (docs/performance.md, "Languages"): words scored best on five of six, "both" 0.003 MRR@10 above
- * them on the sixth. The segmentation depends on Node's ICU data, so an index snapshot is only
+ * (docs/performance.md, "Languages"): words scored best on five of six, "both" 0.002 MRR@10 above
+ * them on the sixth (the Chinese Debian Reference). The segmentation depends on Node's ICU data, so an index snapshot is only
  * read back by the same analysis (its settings say which).
  */
 
