@@ -8,13 +8,13 @@
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { FormatError, isVerdict, UNREADABLE_REASONS, type FormatOutput, type UnreadableReason } from "../formats/types.js";
+import { FORMATS_VERSION, FormatError, isVerdict, UNREADABLE_REASONS, type FormatOutput, type UnreadableReason } from "../formats/types.js";
 import { readCacheFile, writeCacheFile } from "./cache-file.js";
 
 /**
  * Where extracted texts are kept: one JSON file per document under `<cache>/texts-<hash of the
- * root>/`, named by a hash of its path, holding the size and modification time it was read at,
- * and the text or the reason it gave none.
+ * root>/`, named by a hash of its path, holding the readers' version, the size and modification
+ * time it was read at, and the text or the reason it gave none.
  *
  * @example
  * const texts = openTextCache("/var/cache/mcp-search", "/srv/docs");
@@ -36,12 +36,13 @@ const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
  * A cache entry read back, checked to be what {@link openTextCache} writes: anyone who could
  * write the cache folder could have forged it, so each field is checked for its type rather than
  * trusted (a title that is not a string would crash the reader). Undefined when it is not such
- * an entry, or is one for another file, size or time.
+ * an entry, or is one for another file, size or time, or was written by readers of another
+ * version ({@link FORMATS_VERSION}: their text may differ).
  */
 function checkedEntry(saved: unknown, relative: string, size: number, modified: number): FormatOutput | FormatError | undefined {
   if (typeof saved !== "object" || saved === null) return undefined;
-  const entry = saved as { relative?: unknown; size?: unknown; modified?: unknown; output?: unknown; failure?: unknown };
-  if (entry.relative !== relative || entry.size !== size || entry.modified !== modified) return undefined;
+  const entry = saved as { version?: unknown; relative?: unknown; size?: unknown; modified?: unknown; output?: unknown; failure?: unknown };
+  if (entry.version !== FORMATS_VERSION || entry.relative !== relative || entry.size !== size || entry.modified !== modified) return undefined;
   if (typeof entry.failure === "object" && entry.failure !== null) {
     const { reason, detail } = entry.failure as { reason?: unknown; detail?: unknown };
     if (typeof reason !== "string" || !Object.hasOwn(UNREADABLE_REASONS, reason) || (detail !== undefined && typeof detail !== "string")) return undefined;
@@ -89,7 +90,7 @@ export function openTextCache(cache: string, root: string): TextCache {
       try {
         mkdirSync(folder, { recursive: true, mode: 0o700 });
         const kept = output instanceof FormatError ? { failure: { reason: output.reason, detail: output.detail } } : { output };
-        writeCacheFile(fileOf(relative), [Buffer.from(JSON.stringify({ relative, size, modified, ...kept }))]);
+        writeCacheFile(fileOf(relative), [Buffer.from(JSON.stringify({ version: FORMATS_VERSION, relative, size, modified, ...kept }))]);
       } catch {
         // Without a cache the document is read again next time: slower, still correct.
       }

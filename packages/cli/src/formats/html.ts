@@ -318,11 +318,17 @@ function closePre(run: Conversion, element: Open): void {
   run.out.push(`\n\n${PLACEHOLDER}${run.blocks.length - 1}${PLACEHOLDER}\n\n`);
 }
 
-/** `<a href>` to another page (not `#…`, not a script): `[` now, the target at its end. */
+/**
+ * `<a href>` (not a script): `[` now, the target at its end. A link to a place in the same page
+ * (`#…`) keeps its target as written, so that a line that is only such a link reads as an entry
+ * of a table of contents, which a snippet skips (./markdown.ts); inside a heading it is the
+ * heading's own anchor ("¶"), and only its text stays.
+ */
 function openLink(run: Conversion, element: Open, tag: Tag): void {
   const href = attribute(tag.raw, "href");
-  if (href === undefined || href === "" || href.startsWith("#") || /^(javascript|data|vbscript):/i.test(href)) return;
-  element.data = resolveHref(href, run.baseUrl);
+  if (href === undefined || href === "" || href === "#" || /^(javascript|data|vbscript):/i.test(href)) return;
+  if (href.startsWith("#") && run.heading !== undefined) return;
+  element.data = href.startsWith("#") ? href : resolveHref(href, run.baseUrl);
   element.mark = run.visible;
   element.breaks = run.breaks;
   run.out.push("[");

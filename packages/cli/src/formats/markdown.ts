@@ -25,8 +25,11 @@ const REFERENCE_DEFINITION = /^ {0,3}\[[^[\]]+\]:[ \t]/;
 const TABLE_SEPARATOR = /^[\s|:-]+$/;
 const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
 const LINE_MARKS = /^ {0,3}(?:#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+)/;
-/** A list item that is one link to a heading of the same page: an entry of a table of contents. */
-const CONTENTS_ENTRY = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[^[\]\n]*\]\(#[^()\s]*\)[ \t]*$/;
+/**
+ * A line that is one link to a place in the same page, as a list item (a README's contents) or
+ * alone (a Word document's, converted from HTML): an entry of a table of contents.
+ */
+const CONTENTS_ENTRY = /^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?\[[^[\]\n]*\]\(#[^()\s]*\)[ \t]*$/;
 
 
 /** True for a letter or a digit, in any script. */
@@ -100,8 +103,8 @@ export function stripInlineMarkdown(line: string, onImage?: (alt: string) => voi
  * (./front-matter.ts), badge, image, link target, HTML tag or comment, heading or quote mark, list
  * bullet, table pipe or separator row, code fence or reference definition. Code inside fences stays, as text. Line breaks are kept. With
  * `contents: false` (what a snippet shows), the entries of a table of contents are left out too:
- * a list item that is only a link to a heading of the same page names a section that the text
- * holds further on, and a snippet belongs there.
+ * a line (a list item, or a line of its own) that is only a link to a place in the same page
+ * names a section that the text holds further on, and a snippet belongs there.
  *
  * @example
  * markdownToText("# Café [![CI](https://x/ci.svg)](https://x)\n\n| a | b |\n| --- | --- |\n| 1 | 2 |");

@@ -120,6 +120,14 @@ export class FormatError extends Error {
 }
 
 /**
+ * The version of what the binary formats' readers give: raised when one gives another title,
+ * text, headings or pages for the same file (2: a link to a place in the same page stays a link,
+ * so a Word document's table of contents reads as one). The text cache (../folder/text-cache.ts)
+ * writes it in each entry and reads back no entry of another version.
+ */
+export const FORMATS_VERSION = 2;
+
+/**
  * The line that opens page `n` in a paged document's fetch text.
  *
  * @example

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readBinaryFile } from "../../src/folder/binary-file.js";
 import { openTextCache } from "../../src/folder/text-cache.js";
-import { FormatError, isVerdict, loadParser } from "../../src/formats/types.js";
+import { FORMATS_VERSION, FormatError, isVerdict, loadParser } from "../../src/formats/types.js";
 
 /**
  * The extracted-text cache (../../src/folder/text-cache.ts, read by ../../src/folder/binary-file.ts) under the folder snapshot's rules
@@ -63,7 +63,7 @@ describe("the text cache", () => {
     // No temporary file is left behind.
     expect(readdirSync(join(path, "..")).filter((name) => name.endsWith(".tmp") && !name.startsWith(`${path.split("/").pop()}.tmp`))).toStrictEqual([]);
     const linked = entryPath(dir, "other.pdf");
-    writeFileSync(victim, JSON.stringify({ relative: "other.pdf", size: 1, modified: 2, output: OUTPUT }));
+    writeFileSync(victim, JSON.stringify({ version: FORMATS_VERSION, relative: "other.pdf", size: 1, modified: 2, output: OUTPUT }));
     symlinkSync(victim, linked);
     expect(cache.get("other.pdf", 1, 2)).toBeUndefined();
   });
@@ -76,16 +76,27 @@ describe("the text cache", () => {
     ["no output at all", undefined],
   ])("refuses a forged entry with %s", (_, output) => {
     const dir = cacheFolder();
-    writeFileSync(entryPath(dir, "manual.pdf"), JSON.stringify({ relative: "manual.pdf", size: 10, modified: 20, output }));
+    writeFileSync(entryPath(dir, "manual.pdf"), JSON.stringify({ version: FORMATS_VERSION, relative: "manual.pdf", size: 10, modified: 20, output }));
     expect(openTextCache(dir, ROOT).get("manual.pdf", 10, 20)).toBeUndefined();
+  });
+
+  it("reads back no entry of an earlier version of the readers, whose text may differ", () => {
+    const dir = cacheFolder();
+    const path = entryPath(dir, "manual.docx");
+    for (const version of [undefined, FORMATS_VERSION - 1, String(FORMATS_VERSION)]) {
+      writeFileSync(path, JSON.stringify({ version, relative: "manual.docx", size: 10, modified: 20, output: OUTPUT }));
+      expect(openTextCache(dir, ROOT).get("manual.docx", 10, 20)).toBeUndefined();
+    }
+    writeFileSync(path, JSON.stringify({ version: FORMATS_VERSION, relative: "manual.docx", size: 10, modified: 20, output: OUTPUT }));
+    expect(openTextCache(dir, ROOT).get("manual.docx", 10, 20)).toStrictEqual(OUTPUT);
   });
 
   it("refuses a forged failure with an unknown reason or a detail that is not a string", () => {
     const dir = cacheFolder();
     const path = entryPath(dir, "manual.pdf");
-    writeFileSync(path, JSON.stringify({ relative: "manual.pdf", size: 10, modified: 20, failure: { reason: "toString" } }));
+    writeFileSync(path, JSON.stringify({ version: FORMATS_VERSION, relative: "manual.pdf", size: 10, modified: 20, failure: { reason: "toString" } }));
     expect(openTextCache(dir, ROOT).get("manual.pdf", 10, 20)).toBeUndefined();
-    writeFileSync(path, JSON.stringify({ relative: "manual.pdf", size: 10, modified: 20, failure: { reason: "encrypted", detail: { x: 1 } } }));
+    writeFileSync(path, JSON.stringify({ version: FORMATS_VERSION, relative: "manual.pdf", size: 10, modified: 20, failure: { reason: "encrypted", detail: { x: 1 } } }));
     expect(openTextCache(dir, ROOT).get("manual.pdf", 10, 20)).toBeUndefined();
   });
 
@@ -97,7 +108,7 @@ describe("the text cache", () => {
     cache.set("lost.epub", 10, 20, new FormatError("reader-failed", "the document reader stopped"));
     expect(cache.get("lost.epub", 10, 20)).toBeUndefined();
     // Nor is one trusted when forged.
-    writeFileSync(entryPath(dir, "lost.epub"), JSON.stringify({ relative: "lost.epub", size: 10, modified: 20, failure: { reason: "reader-failed" } }));
+    writeFileSync(entryPath(dir, "lost.epub"), JSON.stringify({ version: FORMATS_VERSION, relative: "lost.epub", size: 10, modified: 20, failure: { reason: "reader-failed" } }));
     expect(cache.get("lost.epub", 10, 20)).toBeUndefined();
   });
 });

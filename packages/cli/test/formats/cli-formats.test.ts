@@ -1,8 +1,9 @@
-import { cp, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StdioBin } from "../_cli-spawn.js";
 import { connect, fetchText as fetchOn, FIXTURES, type Found, search as searchOn, untilIndexed } from "./_formats-client.js";
@@ -26,6 +27,7 @@ beforeAll(async () => {
   workspace = await mkdtemp(join(tmpdir(), "mcp-search-formats-"));
   root = join(workspace, "docs");
   await cp(FIXTURES, root, { recursive: true });
+  await writeFile(join(root, "contents.docx"), withWordContents(await readFile(join(FIXTURES, "guide.docx"))));
   const started = await connect(["serve", root, "--locale", "en"]);
   client = started.client;
   // With PDFs to read, the first searches answer at once with what is indexed so far: wait for all.
@@ -109,6 +111,16 @@ describe("mcp-search serve: formats", () => {
     expect(found.results.find((result) => result.id === "doc:contents.pdf")?.url.includes("#page=")).toBe(false);
   });
 
+  it("shows a Word document's section in the snippet, not its entry in the document's table of contents", async () => {
+    // contents.docx: guide.docx with a table of contents in front, as Word writes one.
+    const { text } = await fetchText("doc:contents.docx");
+    expect(text).toContain("Contents\n\n[Grinding the beans 2](#_Toc1)\n\n[Water temperature 3](#_Toc2)\n\n## Grinding the beans");
+    const found = await search("water temperature");
+    const snippet = found.snippets.find((entry) => entry.id === "doc:contents.docx")?.snippet ?? "";
+    expect(snippet).toContain("Water temperature Use water between 92 and 96 degrees");
+    expect(snippet).not.toContain("Water temperature 3");
+  });
+
   it("offers a PDF as a resource with the fetch text, page markers included", async () => {
     const listed = await client.listResources();
     const pdf = listed.resources.find((resource) => resource.uri === "mcp-search://doc/ls.pdf");
@@ -130,8 +142,8 @@ describe("mcp-search serve: formats", () => {
     const found = await search("coffee");
     expect(found.summary.unreadable).toBe(5);
     expect(found.summary.message).toContain("5 files could not be read (or only in part); the server's log names them and why.");
-    // docx, odt, epub, two pdfs, adoc, org, and the fixtures' README.
-    expect(found.summary.documents).toBe(8);
+    // Two docx, odt, epub, two pdfs, adoc, org, and the fixtures' README.
+    expect(found.summary.documents).toBe(9);
   });
 });
 
@@ -153,3 +165,31 @@ describe("mcp-search: a folder without binary documents loads no parser", () => 
     }
   });
 });
+
+/**
+ * A copy of a pandoc DOCX with a table of contents after its first paragraph, as Word writes one:
+ * a TOC field whose entries link to `_Toc` bookmarks on the headings, each with a tab and its page
+ * number (a PAGEREF field).
+ */
+function withWordContents(docx: Uint8Array): Uint8Array {
+  const files = unzipSync(docx);
+  const entry = (title: string, bookmark: string, page: number) =>
+    '<w:p><w:pPr><w:pStyle w:val="TOC2"/><w:tabs><w:tab w:val="right" w:leader="dot" w:pos="9350"/></w:tabs></w:pPr>' +
+    `<w:hyperlink w:anchor="${bookmark}" w:history="1"><w:r><w:t>${title}</w:t></w:r><w:r><w:tab/></w:r>` +
+    `<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> PAGEREF ${bookmark} \\h </w:instrText></w:r>` +
+    `<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>${page}</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:hyperlink></w:p>`;
+  const contents =
+    '<w:sdt><w:sdtPr><w:docPartObj><w:docPartGallery w:val="Table of Contents"/><w:docPartUnique/></w:docPartObj></w:sdtPr><w:sdtContent>' +
+    '<w:p><w:pPr><w:pStyle w:val="TOCHeading"/></w:pPr><w:r><w:t>Contents</w:t></w:r></w:p>' +
+    entry("Grinding the beans", "_Toc1", 2) +
+    entry("Water temperature", "_Toc2", 3) +
+    "</w:sdtContent></w:sdt>";
+  const bookmarked = (heading: string, bookmark: string, id: number) =>
+    [`<w:r><w:t xml:space="preserve">${heading}</w:t></w:r>`, `<w:bookmarkStart w:id="${id}" w:name="${bookmark}"/><w:r><w:t xml:space="preserve">${heading}</w:t></w:r><w:bookmarkEnd w:id="${id}"/>`] as const;
+  const opening = "A short guide to brewing filter coffee by hand.</w:t></w:r></w:p>";
+  const xml = strFromU8(files["word/document.xml"]!)
+    .replace(opening, opening + contents)
+    .replace(...bookmarked("Grinding the beans", "_Toc1", 90))
+    .replace(...bookmarked("Water temperature", "_Toc2", 91));
+  return zipSync({ ...files, "word/document.xml": strToU8(xml) });
+}

@@ -199,9 +199,9 @@ describe("HTML to Markdown", () => {
   it("keeps link targets, resolving relative ones against the page's public URL", () => {
     const html = '<p><a href="../ref/json.html#dumps">dumps</a>, <a href="https://x.org/a">abs</a>, <a href="#local">local</a>, <a href="javascript:void(0)">js</a>, <a href="x.html"></a><img src="img/cup.png" alt="A cup"></p>';
     expect(htmlToMarkdown(html, { baseUrl: "https://docs.example.com/guide/intro.html" })).toBe(
-      "[dumps](https://docs.example.com/ref/json.html#dumps), [abs](https://x.org/a), local, js, ![A cup](https://docs.example.com/guide/img/cup.png)",
+      "[dumps](https://docs.example.com/ref/json.html#dumps), [abs](https://x.org/a), [local](#local), js, ![A cup](https://docs.example.com/guide/img/cup.png)",
     );
-    expect(htmlToMarkdown(html)).toBe("[dumps](../ref/json.html#dumps), [abs](https://x.org/a), local, js, ![A cup](img/cup.png)");
+    expect(htmlToMarkdown(html)).toBe("[dumps](../ref/json.html#dumps), [abs](https://x.org/a), [local](#local), js, ![A cup](img/cup.png)");
   });
 
   it("keeps the rest of the page when its <main> is empty (filled by a script in the browser)", () => {
@@ -243,6 +243,16 @@ describe("snippet text", () => {
     const readme = "# Kit\n\n- [Install](#install)\n  * [Keyboard shortcuts](#keyboard-shortcuts)\n1. [Usage](#usage) \n- [Guide](https://x.org/#usage)\n- [Usage](#usage) and more\n\n## Keyboard shortcuts\n\nTab moves the focus.";
     expect(markdownToText(readme, { contents: false })).toBe("Kit\n\nGuide\nUsage and more\n\nKeyboard shortcuts\n\nTab moves the focus.");
     expect(markdownToText(readme)).toBe("Kit\n\nInstall\nKeyboard shortcuts\nUsage\nGuide\nUsage and more\n\nKeyboard shortcuts\n\nTab moves the focus.");
+    // A line that is only such a link, with no list mark: a Word document's contents (converted from HTML).
+    const word = "Contents\n\n[Grinding the beans 2](#_Toc1)\n\n## Grinding the beans\n\nMedium-fine. [Back](#top) to the top.";
+    expect(markdownToText(word, { contents: false })).toBe("Contents\n\nGrinding the beans\n\nMedium-fine. Back to the top.");
+  });
+
+  it("keeps a link to a place in the same page as a link, except a heading's own anchor", () => {
+    const html = '<h2 id="install">Install<a class="headerlink" href="#install">¶</a></h2><p><a href="#install">Install</a></p><p>See <a href="#">this</a> and <a href="#usage">usage</a>.</p>';
+    expect(htmlToMarkdown(html)).toBe("## Install\n\n[Install](#install)\n\nSee this and [usage](#usage).");
+    // Not resolved against the page's URL: it stays a place in this page.
+    expect(htmlToMarkdown('<p><a href="#usage">usage</a></p>', { baseUrl: "https://docs.example.com/guide/" })).toBe("[usage](#usage)");
   });
 });
 
