@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { readAsciiDoc } from "../../src/formats/asciidoc.js";
+import { markdownToText } from "../../src/formats/markdown.js";
+import { readOdt } from "../../src/formats/odt.js";
 import { readOrg } from "../../src/formats/org.js";
 import { hitPage, normalisedPages, pageOfMatches, pageUrl } from "../../src/formats/pages.js";
 import type { readBinary } from "../../src/formats/extract.js";
@@ -11,7 +14,7 @@ import { unzipWithin } from "../../src/formats/zip.js";
 import { pageStarts } from "../../src/folder/reader.js";
 
 /**
- * The formats' parts on their own: heading readers, the PDF title rule, the zip cap, the page a
+ * The formats' parts on their own: heading readers, an ODT's table of contents, the PDF title rule, the zip cap, the page a
  * hit is on, and the time limit of a PDF, in this thread and in the built bin's worker.
  */
 
@@ -33,6 +36,20 @@ describe("readAsciiDoc and readOrg", () => {
     ["* First\n** Second", { title: "First", headings: ["Second"] }],
   ])("Org %j", (text, expected) => {
     expect(readOrg(text)).toStrictEqual(expected);
+  });
+});
+
+describe("readOdt", () => {
+  it("reads a table of contents as LibreOffice writes it as links to places in the document, which a snippet skips", async () => {
+    const files = unzipSync(fixture("guide.odt"));
+    const xml = strFromU8(files["content.xml"]!);
+    const entry = (title: string, page: number, n: number) =>
+      `<text:p text:style-name="Contents_20_2"><text:a xlink:type="simple" xlink:href="#__RefHeading___Toc${n}_1" text:style-name="Index_20_Link">${title}<text:tab/>${page}</text:a></text:p>`;
+    const contents = `<text:table-of-content text:name="Table of Contents1"><text:index-body><text:index-title><text:p>Contents</text:p></text:index-title>${entry("Grinding the beans", 2, 1)}${entry("Water temperature", 3, 2)}</text:index-body></text:table-of-content>`;
+    const at = xml.indexOf("<text:h");
+    const { text } = await readOdt(zipSync({ ...files, "content.xml": strToU8(xml.slice(0, at) + contents + xml.slice(at)) }), LIMITS);
+    expect(text).toContain("Contents\n\n[Grinding the beans 2](#__RefHeading___Toc1_1)\n\n[Water temperature 3](#__RefHeading___Toc2_1)\n\n# Pour-over coffee guide");
+    expect(markdownToText(text, { contents: false })).toContain("Contents\n\nPour-over coffee guide");
   });
 });
 
