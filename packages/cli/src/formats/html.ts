@@ -157,6 +157,8 @@ class Conversion {
   visible = 0;
   /** Counts line breaks pushed, so a link knows whether it holds blocks. */
   breaks = 0;
+  /** Links open around the text: inside one, a bracket of the text is escaped ("[\\[1\\]](#note-1)"). */
+  linkDepth = 0;
 
   constructor(
     readonly html: string,
@@ -167,7 +169,8 @@ class Conversion {
   /** Text between two tags: white space collapsed, except inside a `<pre>`. */
   text(raw: string): void {
     const text = decodeEntities(raw).replaceAll(PLACEHOLDER, "");
-    const piece = this.preDepth > 0 ? text : text.replace(/\s+/g, " ");
+    let piece = this.preDepth > 0 ? text : text.replace(/\s+/g, " ");
+    if (this.linkDepth > 0) piece = piece.replace(/[[\]]/g, "\\$&");
     if (piece.trim() !== "") this.visible += 1;
     this.out.push(piece);
   }
@@ -331,12 +334,14 @@ function openLink(run: Conversion, element: Open, tag: Tag): void {
   element.data = href.startsWith("#") ? href : resolveHref(href, run.baseUrl);
   element.mark = run.visible;
   element.breaks = run.breaks;
+  run.linkDepth += 1;
   run.out.push("[");
 }
 
 /** A link with no visible text goes; one around blocks (a card) keeps its text, unlinked. */
 function closeLink(run: Conversion, element: Open): void {
   if (element.data === undefined) return;
+  run.linkDepth -= 1;
   if (run.visible === element.mark) run.out.splice(element.start);
   else if (run.breaks !== element.breaks) run.out[element.start] = "";
   else run.out.push(`](${element.data})`);

@@ -15,6 +15,11 @@ const WIKI_EMBED = /!\[\[[^[\]\n]*\]\]/g;
 /** A wiki link, `[[Target]]` or `[[Target|shown text]]`: the text a reader sees. */
 const WIKI_LINK = /\[\[([^[\]|\n]*)(?:\|([^[\]\n]*))?\]\]/g;
 const ESCAPE = /\\([!-/:-@[-`{-~])/g;
+/** An escaped bracket, `\[` or `\]`: text, even inside a link's text ("[\[1\]](#note-1)"). */
+const ESCAPED_BRACKET = /\\([[\]])/g;
+/** Stand for escaped brackets while links are read (private-use characters). */
+const OPEN_BRACKET = "\uE003";
+const CLOSE_BRACKET = "\uE004";
 /** Marks a backslash-escaped character until emphasis is stripped (a private-use character). */
 const ESCAPED = "\uE001";
 /** Stands for an escaped table pipe, `\|`, while the row's pipes are dropped. */
@@ -86,6 +91,7 @@ export function stripInlineMarkdown(line: string, onImage?: (alt: string) => voi
     return " ";
   };
   const text = line
+    .replace(ESCAPED_BRACKET, (_, bracket: string) => (bracket === "[" ? OPEN_BRACKET : CLOSE_BRACKET))
     .replace(IMG_TAG, (tag: string) => image(/\salt\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(tag)?.slice(1).find((value) => value !== undefined)))
     .replace(HTML_TAG, " ")
     .replace(IMAGE, (_, alt: string) => image(alt))
@@ -95,7 +101,7 @@ export function stripInlineMarkdown(line: string, onImage?: (alt: string) => voi
     .replaceAll(ESCAPED, "")
     .replace(ESCAPE, `${ESCAPED}$1`)
     .replaceAll("`", "");
-  return decodeEntities(stripEmphasis(text)).replace(/[ \t]+/g, " ").trim();
+  return decodeEntities(stripEmphasis(text)).replaceAll(OPEN_BRACKET, "[").replaceAll(CLOSE_BRACKET, "]").replace(/[ \t]+/g, " ").trim();
 }
 
 /**

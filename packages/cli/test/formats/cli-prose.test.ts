@@ -254,6 +254,15 @@ describe("snippet text", () => {
     // Not resolved against the page's URL: it stays a place in this page.
     expect(htmlToMarkdown('<p><a href="#usage">usage</a></p>', { baseUrl: "https://docs.example.com/guide/" })).toBe("[usage](#usage)");
   });
+
+  it("escapes the brackets of a link's text, so a note's mark reads as written, in the index and the snippet", () => {
+    // A footnote as mammoth writes one from a DOCX, and a citation as a wiki writes one.
+    const html = '<p>Grind fine<sup><a href="#footnote-1" id="footnote-ref-1">[1]</a></sup> and pour.</p><p>Cited<a href="https://x.org/ref">[2]</a>, or <a href="#x">x]y</a>.</p>';
+    const markdown = htmlToMarkdown(html);
+    expect(markdown).toBe("Grind fine[\\[1\\]](#footnote-1) and pour.\n\nCited[\\[2\\]](https://x.org/ref), or [x\\]y](#x).");
+    expect(markdownToText(markdown)).toBe("Grind fine[1] and pour.\n\nCited[2], or x]y.");
+    expect(markdownToText("A \\[not a link\\] and [a \\[b\\]](#b)", { contents: false })).toBe("A [not a link] and a [b]");
+  });
 });
 
 let workspace: string;
