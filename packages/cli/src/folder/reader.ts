@@ -183,10 +183,12 @@ interface EntrySettings {
 /**
  * The version of {@link documentEntry}'s reading: bumped when a file gives another title,
  * keywords or text than before (2: Markdown's YAML front matter names the title and keywords, and
- * is no longer text; a wiki link reads as the text it shows). The folder's `--cache` fingerprint holds it, so a snapshot of entries read
- * the old way is not trusted for the files it did not read again.
+ * is no longer text; a wiki link reads as the text it shows. 3: a link's text in brackets, "[1]",
+ * reads as written, not as a wiki link followed by its target). The folder's `--cache`
+ * fingerprint holds it, so a snapshot of entries read the old way is not trusted for the files it
+ * did not read again.
  */
-export const READER_VERSION = 2;
+export const READER_VERSION = 3;
 
 /**
  * The index entry of one file's decoded text, and its format: what the folder indexes for it,
