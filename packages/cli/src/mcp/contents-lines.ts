@@ -1,6 +1,7 @@
 /**
  * The lines of a table of contents: an entry, its leader dots, and the page it names
- * ("2.1 Grinding the beans . . . . . . 12", as a PDF's text gives them). A query that names a
+ * ("2.1 Grinding the beans . . . . . . 12", as a PDF's text gives them), and an entry without
+ * dots beside one ("Part I Brewing 2"). A query that names a
  * section matches its entry in the contents as well as the section itself; the entry points at
  * another page, so the search leaves such matches out when it places a result's snippet and
  * chooses the page it cites, unless they are the only ones.
@@ -39,20 +40,42 @@ export function outsideContentsLines(matches: readonly TextMatch[], text: string
 }
 
 /**
- * True when `text[from…to)` ends with leader dots and a page number (arabic or roman), after
- * some words. Read from its end, each character at most once: a line of a million dots costs
- * one pass, where a regular expression tried from each position would cost its square.
+ * True when `text[from…to)` is an entry of a table of contents: some words, leader dots and a page
+ * number (arabic or roman); or some words and a page number, without dots, beside such an entry
+ * (a part or a chapter, which LaTeX and others set without leader dots, above its sections). Read
+ * from its end, each character at most once: a line of a million dots costs one pass, where a
+ * regular expression tried from each position would cost its square.
  *
  * @example
  * isContentsLine("Grinding the beans . . . . 12", 0, 29); // => true
  * isContentsLine("It costs 12", 0, 11);                   // => false
+ * isContentsLine("Part I Brewing 2\n1.1 Grinding . . . . 2", 0, 16); // => true
  */
 export function isContentsLine(text: string, from: number, to: number): boolean {
+  const dots = leaderDots(text, from, to);
+  if (dots === undefined) return false;
+  if (dots >= MIN_LEADER_DOTS) return true;
+  if (dots > 0) return false;
+  // The line before, and the line after.
+  const before = from > 0 && text.charCodeAt(from - 1) === 0x0a ? text.lastIndexOf("\n", from - 2) + 1 : -1;
+  const after = to < text.length ? text.indexOf("\n", to + 1) : -1;
+  return (
+    (before >= 0 && (leaderDots(text, before, from - 1) ?? 0) >= MIN_LEADER_DOTS) ||
+    (to < text.length && (leaderDots(text, to + 1, after < 0 ? text.length : after) ?? 0) >= MIN_LEADER_DOTS)
+  );
+}
+
+/**
+ * The leader dots (an ellipsis "…" counts three) between the words of `text[from…to)` and the
+ * page number that ends it; undefined when the line does not end with a page number of its own
+ * (at most 5 digits or 8 roman numerals, not glued to a word) after some words.
+ */
+function leaderDots(text: string, from: number, to: number): number | undefined {
   let at = skipBlanks(text, from, to);
   const number = at;
   while (at > from && number - at < MAX_DIGITS && isDigit(text.charCodeAt(at - 1))) at -= 1;
   if (at === number) while (at > from && number - at < MAX_ROMAN && isRoman(text.charCodeAt(at - 1))) at -= 1;
-  if (at === number || (at > from && isWordChar(text.charCodeAt(at - 1)))) return false;
+  if (at === number || (at > from && isWordChar(text.charCodeAt(at - 1)))) return undefined;
   let dots = 0;
   for (at = skipBlanks(text, from, at); at > from; at -= 1) {
     const code = text.charCodeAt(at - 1);
@@ -60,7 +83,7 @@ export function isContentsLine(text: string, from: number, to: number): boolean 
     else if (code === 0x2026) dots += 3;
     else if (code !== 0x20 && code !== 0x09) break;
   }
-  return dots >= MIN_LEADER_DOTS && skipBlanks(text, from, at) > from;
+  return skipBlanks(text, from, at) > from ? dots : undefined;
 }
 
 /** The position before the blanks (spaces, tabs, a carriage return) that end `text[from…to)`. */

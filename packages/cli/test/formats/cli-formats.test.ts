@@ -106,6 +106,15 @@ describe("mcp-search serve: formats", () => {
       expect(snippet).toContain(`${title} ${next}`);
       expect(snippet).not.toContain(`${title} . .`);
     }
+    // parts.pdf: its two parts' entries have no leader dots ("Part I Preparing a release 2"), the
+    // sections' below them do; a part's title cites the part's page too.
+    for (const [title, page, next] of [["Preparing a release", 2, "Every"], ["Shipping a release", 4, "Shipping means"]] as const) {
+      const found = await search(title);
+      expect(found.results.find((result) => result.id === "doc:parts.pdf")?.url.endsWith(`#page=${page}`)).toBe(true);
+      const snippet = found.snippets.find((entry) => entry.id === "doc:parts.pdf")?.snippet ?? "";
+      expect(snippet).toContain(`${title} ${next}`);
+      expect(snippet).not.toContain(`${title} ${page}`);
+    }
     // Words only the contents page holds still cite it, the snippet there.
     const found = await search("table of contents");
     expect(found.results.find((result) => result.id === "doc:contents.pdf")?.url.includes("#page=")).toBe(false);
@@ -142,8 +151,8 @@ describe("mcp-search serve: formats", () => {
     const found = await search("coffee");
     expect(found.summary.unreadable).toBe(5);
     expect(found.summary.message).toContain("5 files could not be read (or only in part); the server's log names them and why.");
-    // Two docx, odt, epub, two pdfs, adoc, org, and the fixtures' README.
-    expect(found.summary.documents).toBe(9);
+    // Two docx, odt, epub, three pdfs, adoc, org, and the fixtures' README.
+    expect(found.summary.documents).toBe(10);
   });
 });
 

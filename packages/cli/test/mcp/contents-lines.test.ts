@@ -26,6 +26,21 @@ describe("isContentsLine", () => {
     expect(whole(line)).toBe(false);
   });
 
+  it("takes an entry without leader dots beside one with them: a part or a chapter above its sections", () => {
+    const text = "Contents\nPart I Preparing a release 2\n1.1 Writing the notes . . . . 2\nPart II Shipping iv\n\nIt costs 12\nPart III 9";
+    const line = (n: number) => {
+      const lines = text.split("\n");
+      const from = lines.slice(0, n).join("\n").length + (n > 0 ? 1 : 0);
+      return isContentsLine(text, from, from + lines[n]!.length);
+    };
+    expect([0, 1, 2, 3, 4, 5, 6].map(line)).toStrictEqual([false, true, true, true, false, false, false]);
+    // Beside two dots, which are no leader, or a line of dots without words: not an entry.
+    expect(isContentsLine("Part I 2\n1.1 Wait.. 2", 0, 8)).toBe(false);
+    expect(isContentsLine("Part I 2\n. . . . 3", 0, 8)).toBe(false);
+    // The entry after, as the entry before.
+    expect(isContentsLine("Intro . . . 1\nPart I 2", 14, 22)).toBe(true);
+  });
+
   it("reads one line of a text, between the offsets it is given", () => {
     const text = "Intro\nGrinding . . . . 3\nBody";
     expect(isContentsLine(text, 6, 24)).toBe(true);
