@@ -20,6 +20,7 @@ import { relativeMessage as relativeMessageIn } from "./containment.js";
 import { documentId } from "./ids.js";
 import { ELD_DETECTOR } from "./detector.js";
 import { createDocumentReader, READER_VERSION } from "./reader.js";
+import { FORMATS_VERSION } from "../formats/types.js";
 import { openSnapshotCache } from "./snapshot.js";
 import { SNOWBALL_STEMMERS } from "./stemmers.js";
 import type { FolderDocument, LoadedDocument } from "./types.js";
@@ -158,7 +159,8 @@ export async function openFolder(options: FolderOptions): Promise<Folder> {
     for (const listener of listeners) listener();
   };
   const watch = createMountedWatch(mounts, { log, enabled: options.watch ?? true, watch: options.watchFolder, onEvent: signal });
-  const fingerprint = { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "", reader: READER_VERSION, ...analysis };
+  // The readers' versions: a snapshot of entries read otherwise (another text, title or headings) is not trusted.
+  const fingerprint = { ranking, baseUrl, maxFileBytes, vocabulary: options.vocabularyKey ?? "", reader: READER_VERSION, formats: FORMATS_VERSION, ...analysis };
   const reader = createDocumentReader({
     mounts, baseUrl, maxFileBytes, ranking, vocabulary: options.vocabulary, log,
     maxBinaryBytes: options.maxBinaryBytes, cache: options.cache, cacheKey,

@@ -185,8 +185,8 @@ interface EntrySettings {
  * keywords or text than before (2: Markdown's YAML front matter names the title and keywords, and
  * is no longer text; a wiki link reads as the text it shows. 3: a link's text in brackets, "[1]",
  * reads as written, not as a wiki link followed by its target). The folder's `--cache`
- * fingerprint holds it, so a snapshot of entries read the old way is not trusted for the files it
- * did not read again.
+ * fingerprint holds it, with the binary formats' own `FORMATS_VERSION` (../formats/types.ts), so
+ * a snapshot of entries read the old way is not trusted for the files it did not read again.
  */
 export const READER_VERSION = 3;
 

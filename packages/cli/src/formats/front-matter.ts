@@ -48,6 +48,7 @@ interface FrontMatter {
  * splitFrontMatter("# Body"); // => undefined
  */
 export function splitFrontMatter(text: string): { named: FrontMatter; bodyStart: number } | undefined {
+  if (!text.startsWith("---")) return undefined;
   const first = text.indexOf("\n");
   if (first < 0 || !OPEN.test(text.slice(0, first))) return undefined;
   // The closing line, searched no further than the longest block parsed.

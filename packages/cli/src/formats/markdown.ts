@@ -121,7 +121,7 @@ export function stripInlineMarkdown(line: string, onImage?: (alt: string) => voi
 export function markdownToText(markdown: string, { contents = true }: { readonly contents?: boolean } = {}): string {
   const lines: string[] = [];
   let fence = false;
-  const front = markdown.startsWith("---") ? splitFrontMatter(markdown) : undefined;
+  const front = splitFrontMatter(markdown);
   const body = front === undefined ? markdown : markdown.slice(front.bodyStart);
   for (const raw of withoutComments(body).split("\n")) {
     if (FENCE.test(raw)) {

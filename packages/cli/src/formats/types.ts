@@ -123,7 +123,8 @@ export class FormatError extends Error {
  * The version of what the binary formats' readers give: raised when one gives another title,
  * text, headings or pages for the same file (2: a link to a place in the same page stays a link,
  * so a Word document's table of contents reads as one). The text cache (../folder/text-cache.ts)
- * writes it in each entry and reads back no entry of another version.
+ * writes it in each entry and reads back no entry of another version; the folder's `--cache`
+ * snapshot holds it in its fingerprint.
  */
 export const FORMATS_VERSION = 2;
 

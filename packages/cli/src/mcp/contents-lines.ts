@@ -53,16 +53,13 @@ export function outsideContentsLines(matches: readonly TextMatch[], text: string
  */
 export function isContentsLine(text: string, from: number, to: number): boolean {
   const dots = leaderDots(text, from, to);
-  if (dots === undefined) return false;
-  if (dots >= MIN_LEADER_DOTS) return true;
-  if (dots > 0) return false;
-  // The line before, and the line after.
-  const before = from > 0 && text.charCodeAt(from - 1) === 0x0a ? text.lastIndexOf("\n", from - 2) + 1 : -1;
-  const after = to < text.length ? text.indexOf("\n", to + 1) : -1;
-  return (
-    (before >= 0 && (leaderDots(text, before, from - 1) ?? 0) >= MIN_LEADER_DOTS) ||
-    (to < text.length && (leaderDots(text, to + 1, after < 0 ? text.length : after) ?? 0) >= MIN_LEADER_DOTS)
-  );
+  if (dots !== 0) return dots !== undefined && dots >= MIN_LEADER_DOTS;
+  const dotted = (start: number, end: number) => (leaderDots(text, start, end) ?? 0) >= MIN_LEADER_DOTS;
+  // The line before it, then the line after it.
+  if (from > 0 && text.charCodeAt(from - 1) === 0x0a && dotted(text.lastIndexOf("\n", from - 2) + 1, from - 1)) return true;
+  if (to >= text.length) return false;
+  const next = text.indexOf("\n", to + 1);
+  return dotted(to + 1, next < 0 ? text.length : next);
 }
 
 /**
